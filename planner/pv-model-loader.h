@@ -1,0 +1,20 @@
+/* pv-model-loader.h: ONNX bytes in, PvModel out. */
+#pragma once
+
+#include <glib.h>
+
+#include "pv-model.h"
+
+G_BEGIN_DECLS
+
+/* Maps @path and loads it. Weights are not copied beyond what protobuf-c's
+ * unpacker does, and external data files are never opened. On failure
+ * returns NULL and sets a PV_MODEL_ERROR whose message starts with the file
+ * name and says precisely what is wrong. */
+PvModel *pv_model_load_from_file (const char *path, GError **error);
+
+/* Loads a model from memory; @display_name names it in errors. This is the
+ * fuzzers' entry point: any bytes give a model or a GError, never a crash. */
+PvModel *pv_model_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,259 @@
+#include "pv-proto-scan.h"
+
+#include <string.h>
+
+typedef struct {
+  const guint8 *base;
+  int max_depth;
+  PvProtoScanResult *result;
+  GPtrArray *path;      /* path segments (owned strings) of the message being walked */
+} Scan;
+
+void
+pv_proto_scan_result_clear (PvProtoScanResult *result)
+{
+  g_clear_pointer (&result->path, g_free);
+  g_clear_pointer (&result->message, g_free);
+  result->status = PV_PROTO_SCAN_OK;
+}
+
+static char *
+join_path (GPtrArray *path, const char *last)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < path->len; i++)
+    {
+      if (out->len)
+        g_string_append_c (out, '.');
+      g_string_append (out, path->pdata[i]);
+    }
+  if (last)
+    {
+      if (out->len)
+        g_string_append_c (out, '.');
+      g_string_append (out, last);
+    }
+  return g_string_free (out, FALSE);
+}
+
+G_GNUC_PRINTF (5, 6) static gboolean
+fail (Scan *scan, PvProtoScanStatus status, const guint8 *at, const char *field, const char *format, ...)
+{
+  va_list args;
+
+  scan->result->status = status;
+  scan->result->offset = (gsize) (at - scan->base);
+  scan->result->depth = (int) scan->path->len;
+  scan->result->path = join_path (scan->path, field);
+  va_start (args, format);
+  scan->result->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  return FALSE;
+}
+
+static gboolean
+read_varint (const guint8 **p, const guint8 *end, guint64 *out, gboolean *truncated)
+{
+  guint64 v = 0;
+
+  *truncated = FALSE;
+  for (int i = 0; i < 10; i++)
+    {
+      if (*p >= end)
+        {
+          *truncated = TRUE;
+          return FALSE;
+        }
+      guint8 b = *(*p)++;
+      v |= (guint64) (b & 0x7f) << (7 * i);
+      if (!(b & 0x80))
+        {
+          *out = v;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static int
+expected_wire_type (ProtobufCType type)
+{
+  switch (type)
+    {
+    case PROTOBUF_C_TYPE_FIXED32:
+    case PROTOBUF_C_TYPE_SFIXED32:
+    case PROTOBUF_C_TYPE_FLOAT:
+      return PROTOBUF_C_WIRE_TYPE_32BIT;
+    case PROTOBUF_C_TYPE_FIXED64:
+    case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_DOUBLE:
+      return PROTOBUF_C_WIRE_TYPE_64BIT;
+    case PROTOBUF_C_TYPE_STRING:
+    case PROTOBUF_C_TYPE_BYTES:
+    case PROTOBUF_C_TYPE_MESSAGE:
+      return PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+    default:
+      return PROTOBUF_C_WIRE_TYPE_VARINT;
+    }
+}
+
+static const char *
+wire_type_name (int wire_type)
+{
+  switch (wire_type)
+    {
+    case PROTOBUF_C_WIRE_TYPE_VARINT: return "a varint";
+    case PROTOBUF_C_WIRE_TYPE_64BIT: return "a 64-bit value";
+    case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED: return "length-delimited";
+    case PROTOBUF_C_WIRE_TYPE_32BIT: return "a 32-bit value";
+    default: return "an unsupported wire type";
+    }
+}
+
+/* A packed repeated scalar: the payload must split into whole elements. */
+static gboolean
+check_packed (Scan *scan, const ProtobufCFieldDescriptor *fd, const guint8 *start, gsize len, const char *field)
+{
+  int wt = expected_wire_type (fd->type);
+  const guint8 *p = start, *end = start + len;
+
+  if (wt == PROTOBUF_C_WIRE_TYPE_32BIT || wt == PROTOBUF_C_WIRE_TYPE_64BIT)
+    {
+      gsize width = wt == PROTOBUF_C_WIRE_TYPE_32BIT ? 4 : 8;
+      if (len % width != 0)
+        return fail (scan, PV_PROTO_SCAN_MALFORMED, start, field,
+                     "packed field holds %" G_GSIZE_FORMAT " bytes, not a multiple of %" G_GSIZE_FORMAT,
+                     len, width);
+      return TRUE;
+    }
+  while (p < end)
+    {
+      guint64 v;
+      gboolean truncated;
+      if (!read_varint (&p, end, &v, &truncated))
+        return fail (scan, PV_PROTO_SCAN_MALFORMED, p, field, "packed field ends inside a varint");
+    }
+  return TRUE;
+}
+
+static gboolean scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, const guint8 *p, const guint8 *end);
+
+static gboolean
+scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, int wire_type,
+            const guint8 *tag_at, const guint8 **p, const guint8 *end, guint *counts)
+{
+  const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field (desc, number);
+  g_autofree char *field = NULL;
+  guint64 len = 0;
+  gboolean truncated;
+  const guint8 *payload = NULL;
+
+  if (fd)
+    {
+      guint index = (guint) (fd - desc->fields);
+      if (fd->label == PROTOBUF_C_LABEL_REPEATED)
+        field = g_strdup_printf ("%s[%u]", fd->name, counts[index]);
+      else
+        field = g_strdup (fd->name);
+      counts[index]++;
+    }
+  else
+    field = g_strdup_printf ("<field %u>", number);
+
+  switch (wire_type)
+    {
+    case PROTOBUF_C_WIRE_TYPE_VARINT:
+      if (!read_varint (p, end, &len, &truncated))
+        return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, field,
+                     truncated ? "the message ends inside a varint" : "a varint longer than 10 bytes");
+      break;
+    case PROTOBUF_C_WIRE_TYPE_64BIT:
+    case PROTOBUF_C_WIRE_TYPE_32BIT:
+      {
+        gsize width = wire_type == PROTOBUF_C_WIRE_TYPE_64BIT ? 8 : 4;
+        if ((gsize) (end - *p) < width)
+          return fail (scan, PV_PROTO_SCAN_TRUNCATED, tag_at, field,
+                       "a %" G_GSIZE_FORMAT "-byte value with only %" G_GSIZE_FORMAT " bytes left",
+                       width, (gsize) (end - *p));
+        *p += width;
+        break;
+      }
+    case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED:
+      if (!read_varint (p, end, &len, &truncated))
+        return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, field,
+                     truncated ? "the message ends inside a length" : "a length longer than 10 bytes");
+      if (len > (guint64) (end - *p))
+        return fail (scan, PV_PROTO_SCAN_TRUNCATED, tag_at, field,
+                     "a field of %" G_GUINT64_FORMAT " bytes with only %" G_GSIZE_FORMAT " bytes left",
+                     len, (gsize) (end - *p));
+      payload = *p;
+      *p += len;
+      break;
+    default:
+      return fail (scan, PV_PROTO_SCAN_MALFORMED, tag_at, field, "wire type %d is not supported", wire_type);
+    }
+
+  if (fd == NULL)
+    return TRUE;
+
+  if (wire_type != expected_wire_type (fd->type))
+    {
+      /* Repeated scalars may arrive packed. */
+      if (fd->label == PROTOBUF_C_LABEL_REPEATED && wire_type == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED &&
+          expected_wire_type (fd->type) != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
+        return check_packed (scan, fd, payload, len, field);
+      return fail (scan, PV_PROTO_SCAN_WRONG_TYPE, tag_at, field,
+                   "field %u (%s) is %s, but %s.%s is %s", number, fd->name, wire_type_name (wire_type),
+                   desc->short_name, fd->name, wire_type_name (expected_wire_type (fd->type)));
+    }
+
+  if (fd->type == PROTOBUF_C_TYPE_MESSAGE)
+    {
+      gboolean ok;
+      if ((int) scan->path->len + 1 > scan->max_depth)
+        return fail (scan, PV_PROTO_SCAN_TOO_DEEP, tag_at, field,
+                     "messages nested more than %d deep", scan->max_depth);
+      g_ptr_array_add (scan->path, g_steal_pointer (&field));
+      ok = scan_message (scan, fd->descriptor, payload, payload + len);
+      g_ptr_array_remove_index (scan->path, scan->path->len - 1);
+      return ok;
+    }
+  return TRUE;
+}
+
+static gboolean
+scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, const guint8 *p, const guint8 *end)
+{
+  g_autofree guint *counts = g_new0 (guint, MAX (desc->n_fields, 1));
+
+  while (p < end)
+    {
+      const guint8 *tag_at = p;
+      guint64 tag;
+      gboolean truncated;
+
+      if (!read_varint (&p, end, &tag, &truncated) || tag > G_MAXUINT32)
+        return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, NULL,
+                     truncated ? "the message ends inside a field tag" : "a field tag that is not a valid varint");
+      if ((tag >> 3) == 0 || (tag >> 3) > 536870911)
+        return fail (scan, PV_PROTO_SCAN_MALFORMED, tag_at, NULL, "field number %u is not valid",
+                     (guint) (tag >> 3));
+      if (!scan_field (scan, desc, (guint32) (tag >> 3), (int) (tag & 7), tag_at, &p, end, counts))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+pv_proto_scan (const ProtobufCMessageDescriptor *descriptor, const guint8 *data, gsize len, int max_depth,
+               PvProtoScanResult *result)
+{
+  Scan scan = { data, max_depth, result, g_ptr_array_new_with_free_func (g_free) };
+  gboolean ok;
+
+  memset (result, 0, sizeof *result);
+  ok = scan_message (&scan, descriptor, data, data + len);
+  g_ptr_array_unref (scan.path);
+  return ok;
+}

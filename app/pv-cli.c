@@ -40,6 +40,74 @@ pv_cli_parse (GOptionContext *context, int *argc, char ***argv)
   return TRUE;
 }
 
+static gboolean
+parse_int64 (const char *text, gint64 *out)
+{
+  char *end = NULL;
+  gint64 v;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  v = g_ascii_strtoll (text, &end, 10);
+  if (end == text || *end != '\0' || v < 0)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+GHashTable *
+pv_cli_parse_bounds (char **specs)
+{
+  g_autoptr (GHashTable) bounds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  for (int i = 0; specs && specs[i]; i++)
+    {
+      const char *eq = strrchr (specs[i], '=');
+      gint64 value;
+      if (eq == NULL || eq == specs[i] || !parse_int64 (eq + 1, &value))
+        {
+          g_printerr ("planviz-cli: --bound wants SYMBOL=N with N ≥ 0, not “%s”\n", specs[i]);
+          return NULL;
+        }
+      g_hash_table_replace (bounds, g_strndup (specs[i], eq - specs[i]), g_memdup2 (&value, sizeof value));
+    }
+  return g_steal_pointer (&bounds);
+}
+
+GHashTable *
+pv_cli_parse_input_shapes (char **specs)
+{
+  g_autoptr (GHashTable) shapes =
+    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
+
+  for (int i = 0; specs && specs[i]; i++)
+    {
+      const char *eq = strrchr (specs[i], '=');
+      g_auto (GStrv) parts = NULL;
+      GArray *dims;
+      if (eq == NULL || eq == specs[i])
+        {
+          g_printerr ("planviz-cli: --input-shape wants NAME=D1,D2,… not “%s”\n", specs[i]);
+          return NULL;
+        }
+      parts = g_strsplit (eq + 1, ",", -1);
+      dims = g_array_new (FALSE, FALSE, sizeof (gint64));
+      for (int k = 0; parts[k] && eq[1]; k++)
+        {
+          gint64 d;
+          if (!parse_int64 (g_strstrip (parts[k]), &d))
+            {
+              g_printerr ("planviz-cli: --input-shape %s: “%s” is not a dimension\n", specs[i], parts[k]);
+              g_array_unref (dims);
+              return NULL;
+            }
+          g_array_append_val (dims, d);
+        }
+      g_hash_table_replace (shapes, g_strndup (specs[i], eq - specs[i]), dims);
+    }
+  return g_steal_pointer (&shapes);
+}
+
 int
 pv_cli_main (int argc, char **argv)
 {

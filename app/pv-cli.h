@@ -14,6 +14,13 @@ int pv_cli_main (int argc, char **argv);
  * returns FALSE (the caller exits with PV_CLI_USAGE). */
 gboolean pv_cli_parse (GOptionContext *context, int *argc, char ***argv);
 
+/* Parses "--bound NAME=N" strings into symbol -> gint64* (caller unrefs).
+ * On a bad entry prints why and returns NULL. */
+GHashTable *pv_cli_parse_bounds (char **specs);
+/* Parses "--input-shape NAME=1,3,224,224" strings into name -> GArray of
+ * gint64 (caller unrefs); NULL after printing why on a bad entry. */
+GHashTable *pv_cli_parse_input_shapes (char **specs);
+
 int pv_cli_info (int argc, char **argv);
 
 G_END_DECLS

@@ -120,13 +120,25 @@ check_acyclic (PvGraph *graph, GError **error)
     /* cur is on the loop; print it in data-flow order (producer first). */
     {
       GArray *loop = g_array_new (FALSE, FALSE, sizeof (int));
-      int c = cur;
+      int c = cur, lowest = cur;
+      /* Start at the lowest id so the message does not depend on the walk. */
+      do
+        {
+          lowest = MIN (lowest, c);
+          c = step[c];
+        }
+      while (c != cur);
+      c = lowest;
       do
         {
           g_array_prepend_val (loop, c);
           c = step[c];
         }
-      while (c != cur);
+      while (c != lowest);
+      /* prepending reversed the walk (consumer -> producer) into data-flow
+       * order, ending at lowest: rotate lowest to the front. */
+      g_array_prepend_val (loop, lowest);
+      g_array_set_size (loop, loop->len - 1);
       for (guint i = 0; i <= loop->len; i++)
         {
           const PvNode *node = &graph->nodes[g_array_index (loop, int, i % loop->len)];

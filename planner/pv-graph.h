@@ -118,6 +118,12 @@ typedef struct {
   PvGraph **subgraphs;  /* every graph attribute, in attribute order (owned by attrs) */
   int n_subgraphs;
   int order_position;   /* position in PvGraph.order */
+  /* Set on nodes that stand for an inlined function call, as ORT inlines
+   * ops its CPU provider has no kernel for: the original op ("CastLike"),
+   * and the value whose element type the node takes (CastLike's
+   * target_type, no longer an input), or -1. */
+  const char *inlined_from;
+  int type_source;
 } PvNode;
 
 struct _PvGraph {

@@ -34,6 +34,7 @@ struct _GraphBuild {
   GArray *values;          /* PvValue */
   GArray *nodes;           /* PvNode */
   GHashTable *value_types; /* name -> const Onnx__TypeProto * */
+  GArray *node_protos;     /* proto index of each node id, in ORT's NodeIndex order */
 };
 
 static const char *
@@ -181,6 +182,28 @@ type_from_tensor (PvType *type, const PvTensor *tensor)
 
 /* ---- tensors ---- */
 
+static void
+skip_length_prefix (PvTensorPayloadField *f)
+{
+  gsize used = 0;
+  guint64 len = 0;
+
+  for (int shift = 0; used < f->len && shift < 64; shift += 7)
+    {
+      guint8 b = f->data[used++];
+      len |= (guint64) (b & 0x7f) << shift;
+      if (!(b & 0x80))
+        break;
+    }
+  if (len != f->len - used)
+    {
+      f->len = 0;  /* inconsistent: treat as empty, the decoder then rejects it */
+      return;
+    }
+  f->data += used;
+  f->len -= used;
+}
+
 static PvTensor *
 tensor_from_proto (const Onnx__TensorProto *tp)
 {
@@ -202,6 +225,9 @@ tensor_from_proto (const Onnx__TensorProto *tp)
         {
           const ProtobufCMessageUnknownField *u = &tp->base.unknown_fields[i];
           fields[i] = (PvTensorPayloadField) { u->tag, u->wire_type, u->data, u->len };
+          /* protobuf-c keeps a length-delimited unknown field with its length prefix. */
+          if (u->wire_type == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
+            skip_length_prefix (&fields[i]);
         }
       pv_tensor_decode_payload (tensor, fields, tp->base.n_unknown_fields);
     }
@@ -419,6 +445,30 @@ is_dropped_node (const Onnx__NodeProto *np)
   return is_constant_node (np) || (np->n_input == 0 && np->n_output == 0);
 }
 
+/* ORT 1.30's CPU provider has no CastLike kernel, so a session inlines its
+ * function body: an unnamed Cast of input 0, added after every other node. */
+static gboolean
+is_inlined_cast_like (const Onnx__NodeProto *np)
+{
+  return g_strcmp0 (np->op_type, "CastLike") == 0 && normalise_domain (np->domain)[0] == '\0' && np->n_input == 2;
+}
+
+/* Node ids in ORT's NodeIndex order: kept nodes in model order, then the
+ * nodes of inlined function bodies in the order they were inlined. */
+static void
+plan_node_order (GraphBuild *gb, const Onnx__GraphProto *gp)
+{
+  gb->node_protos = g_array_new (FALSE, FALSE, sizeof (int));
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < gp->n_node; i++)
+      {
+        int index = (int) i;
+        if (is_dropped_node (gp->node[i]) || is_inlined_cast_like (gp->node[i]) != (pass == 1))
+          continue;
+        g_array_append_val (gb->node_protos, index);
+      }
+}
+
 /* Graph inputs, initializers and the initializers ORT makes of Constant nodes. */
 static gboolean
 add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
@@ -523,16 +573,25 @@ add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
 static gboolean
 add_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
 {
-  for (size_t i = 0; i < gp->n_node; i++)
+  for (guint n = 0; n < gb->node_protos->len; n++)
     {
+      size_t i = (size_t) g_array_index (gb->node_protos, int, n);
       const Onnx__NodeProto *np = gp->node[i];
       PvNode node = { 0 };
       int node_id = (int) gb->nodes->len;
 
-      if (is_dropped_node (np))
-        continue;
-      node.name = intern (gb->ld, np->name);
-      node.op_type = intern (gb->ld, np->op_type);
+      node.type_source = -1;
+      if (is_inlined_cast_like (np))
+        {
+          node.inlined_from = intern (gb->ld, "CastLike");
+          node.name = intern (gb->ld, "");
+          node.op_type = intern (gb->ld, "Cast");
+        }
+      else
+        {
+          node.name = intern (gb->ld, np->name);
+          node.op_type = intern (gb->ld, np->op_type);
+        }
       node.domain = intern (gb->ld, normalise_domain (np->domain));
       node.opset = (int) pv_model_opset_version (gb->ld->model, node.domain);
       node.n_outputs = (int) np->n_output;
@@ -550,7 +609,9 @@ add_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
             {
               const PvValue *prev = value_at (gb, id);
               g_autofree char *what = describe_node (np, (int) i);
-              if (prev->producer >= 0)
+              if (prev->producer == node_id)
+                set_error (gb, error, PV_MODEL_ERROR_DUPLICATE_PRODUCER, "%s lists output “%s” twice", what, name);
+              else if (prev->producer >= 0)
                 {
                   const PvNode *other = &g_array_index (gb->nodes, PvNode, prev->producer);
                   set_error (gb, error, PV_MODEL_ERROR_DUPLICATE_PRODUCER,
@@ -601,20 +662,24 @@ add_implicit_inputs (GraphBuild *gb, PvNode *node)
 static gboolean
 connect_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
 {
-  int node_id = 0;
-
-  for (size_t i = 0; i < gp->n_node; i++)
+  for (int node_id = 0; node_id < (int) gb->node_protos->len; node_id++)
     {
+      size_t i = (size_t) g_array_index (gb->node_protos, int, node_id);
       const Onnx__NodeProto *np = gp->node[i];
       PvNode *node;
       GPtrArray *subgraphs;
 
-      if (is_dropped_node (np))
-        continue;
       node = &g_array_index (gb->nodes, PvNode, node_id);
-      node->n_inputs = (int) np->n_input;
+      if (node->inlined_from)
+        {
+          /* The Cast reads only input 0; target_type lends its type, not an edge. */
+          int source = resolve_name (gb, np->input[1] ? np->input[1] : "");
+          node = &g_array_index (gb->nodes, PvNode, node_id);
+          node->type_source = source;
+        }
+      node->n_inputs = node->inlined_from ? 1 : (int) np->n_input;
       node->inputs = g_new0 (int, MAX (np->n_input, 1));
-      for (size_t k = 0; k < np->n_input; k++)
+      for (size_t k = 0; k < (size_t) node->n_inputs; k++)
         {
           const char *name = np->input[k] ? np->input[k] : "";
           node->inputs[k] = name[0] ? resolve_name (gb, name) : -1;
@@ -653,7 +718,6 @@ connect_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       node->n_subgraphs = (int) subgraphs->len;
       node->subgraphs = (PvGraph **) g_ptr_array_free (subgraphs, FALSE);
       add_implicit_inputs (gb, node);
-      node_id++;
     }
   return TRUE;
 }
@@ -729,7 +793,7 @@ static PvGraph *
 convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int parent_node, const char *attr_name,
                GError **error)
 {
-  GraphBuild gb = { ld, parent, NULL, NULL, NULL, NULL };
+  GraphBuild gb = { ld, parent, NULL, NULL, NULL, NULL, NULL };
   g_autoptr (PvGraph) graph = g_new0 (PvGraph, 1);
   gboolean ok;
 
@@ -759,6 +823,7 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
   for (size_t i = 0; i < gp->n_input; i++)
     g_hash_table_insert (gb.value_types, (gpointer) intern (ld, gp->input[i]->name), gp->input[i]->type);
 
+  plan_node_order (&gb, gp);
   ok = add_graph_inputs (&gb, gp, error) && add_nodes (&gb, gp, error) && connect_nodes (&gb, gp, error) &&
        add_graph_outputs (&gb, gp, error);
 
@@ -768,6 +833,7 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
   graph->n_nodes = (int) gb.nodes->len;
   graph->nodes = (PvNode *) g_array_free (gb.nodes, FALSE);
   g_hash_table_unref (gb.value_types);
+  g_array_unref (gb.node_protos);
   if (!ok)
     return NULL;
 

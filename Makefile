@@ -1,0 +1,45 @@
+# Thin wrapper: set-up, build, run, test. The real build is meson's.
+BUILD      ?= build
+SAN_BUILD  ?= build-sanitize
+MODEL      ?= data/transformer.onnx
+MESON_TEST  = meson test --print-errorlogs --num-processes 2
+
+export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS  = detect_leaks=1:abort_on_error=1
+
+.PHONY: all deps build run test test-plain test-sanitize bench clean
+
+all: build
+
+deps:
+	@.ci/install-deps.sh
+	@.ci/install-ort.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+run: build
+	$(BUILD)/app/planviz-cli info $(MODEL)
+
+test: deps test-plain test-sanitize
+
+test-plain: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+	$(MESON_TEST) -C $(BUILD)
+
+# clang, so that the same build also carries the libFuzzer targets.
+$(SAN_BUILD)/build.ninja:
+	CC=clang meson setup $(SAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false -Dfuzzing=true
+
+test-sanitize: $(SAN_BUILD)/build.ninja
+	ninja -C $(SAN_BUILD)
+	$(MESON_TEST) -C $(SAN_BUILD) --timeout-multiplier 4
+
+bench: build
+	meson test -C $(BUILD) --benchmark --verbose
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)

@@ -1,0 +1,306 @@
+/* Every kind of bad input gets its own error code and a message that names
+ * the file and the culprit. */
+#include <string.h>
+
+#include "pv-error.h"
+#include "pv-model-loader.h"
+#include "pv-onnx-builder.h"
+
+#define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
+#define N PV_ONNX_NAMES
+
+static void
+expect_error_bytes (const guint8 *data, gsize len, PvModelError code, const char *fragment)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = pv_model_load_from_bytes (data, len, "bad.onnx", &error);
+
+  g_assert_null (model);
+  g_assert_error (error, PV_MODEL_ERROR, (int) code);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "bad.onnx: "));
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("“%s” not in “%s”", fragment, error->message);
+}
+
+static void
+expect_error (PvOnnxBuilder *b, PvModelError code, const char *fragment)
+{
+  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
+  expect_error_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), code, fragment);
+  pv_onnx_builder_free (b);
+}
+
+static PvOnnxBuilder *
+new_builder (void)
+{
+  PvOnnxBuilder *b = pv_onnx_builder_new (8, "planviz-test");
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (pv_onnx_builder_get_graph (b), "x", F, "4");
+  return b;
+}
+
+static void
+test_cycle (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_node (g, "Add", "first", N ("x", "c"), N ("a"));
+  pv_onnx_graph_add_node (g, "Relu", "second", N ("a"), N ("b"));
+  pv_onnx_graph_add_node (g, "Relu", "third", N ("b"), N ("c"));
+  pv_onnx_graph_add_node (g, "Relu", "after", N ("c"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  expect_error (b, PV_MODEL_ERROR_CYCLE, "cycle: first → second → third → first");
+}
+
+static void
+test_produced_twice (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_node (g, "Relu", "one", N ("x"), N ("y"));
+  pv_onnx_graph_add_node (g, "Neg", "two", N ("x"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  expect_error (b, PV_MODEL_ERROR_DUPLICATE_PRODUCER, "“y” is produced twice: by node “one” (Relu) and by node “two” (Neg)");
+
+  /* Found by the fuzzer: the same name twice among one node's outputs. */
+  b = new_builder ();
+  g = pv_onnx_builder_get_graph (b);
+  pv_onnx_graph_add_node (g, "Split", "split", N ("x"), N ("y", "y"));
+  expect_error (b, PV_MODEL_ERROR_DUPLICATE_PRODUCER, "node “split” (Split) lists output “y” twice");
+
+  b = new_builder ();
+  g = pv_onnx_builder_get_graph (b);
+  pv_onnx_graph_add_node (g, "Relu", "shadow", N ("x"), N ("x"));
+  expect_error (b, PV_MODEL_ERROR_DUPLICATE_PRODUCER, "“x” is produced by node “shadow” (Relu) but is also a graph input");
+}
+
+static void
+test_undefined_input (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_node (g, "Add", "adder", N ("x", "ghost"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  expect_error (b, PV_MODEL_ERROR_UNDEFINED_INPUT, "node “adder” (Add) input 1 “ghost” is not produced by any node");
+
+  b = new_builder ();
+  g = pv_onnx_builder_get_graph (b);
+  pv_onnx_graph_add_output (g, "nowhere", F, "4");
+  expect_error (b, PV_MODEL_ERROR_UNDEFINED_INPUT, "graph output “nowhere”");
+}
+
+static void
+test_undefined_input_in_subgraph (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
+  PvOnnxNode *n;
+
+  pv_onnx_graph_add_input (g, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, "");
+  pv_onnx_graph_add_node (then_g, "Neg", "inner", N ("ghost"), N ("t"));
+  pv_onnx_graph_add_output (then_g, "t", F, "4");
+  pv_onnx_graph_add_node (else_g, "Neg", "inner2", N ("x"), N ("e"));
+  pv_onnx_graph_add_output (else_g, "e", F, "4");
+  n = pv_onnx_graph_add_node (g, "If", "branch", N ("c"), N ("y"));
+  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
+  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  expect_error (b, PV_MODEL_ERROR_UNDEFINED_INPUT,
+                "node “inner” (Neg) input 0 “ghost” is not produced by any node and is no graph input, "
+                "initializer or outer-scope value in subgraph “then_branch” of node “branch” (If)");
+}
+
+static void
+test_duplicate_node_names (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_node (g, "Relu", "same", N ("x"), N ("a"));
+  pv_onnx_graph_add_node (g, "Relu", "same", N ("a"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  expect_error (b, PV_MODEL_ERROR_INVALID, "two nodes are named “same”");
+}
+
+static void
+test_header (void)
+{
+  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
+  Onnx__GraphProto *graph;
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  graph = pv_onnx_builder_get_model (b)->graph;
+  pv_onnx_builder_get_model (b)->graph = NULL;
+  {
+    g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
+    expect_error_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), PV_MODEL_ERROR_NO_GRAPH,
+                        "the model has no graph");
+  }
+  pv_onnx_builder_get_model (b)->graph = graph;
+  pv_onnx_builder_free (b);
+
+  b = pv_onnx_builder_new (99, "t");
+  pv_onnx_builder_add_opset (b, "", 17);
+  expect_error (b, PV_MODEL_ERROR_IR_VERSION, "IR version 99 is not supported");
+
+  b = pv_onnx_builder_new (8, "t");
+  pv_onnx_builder_get_model (b)->has_ir_version = FALSE;
+  pv_onnx_builder_add_opset (b, "", 17);
+  expect_error (b, PV_MODEL_ERROR_IR_VERSION, "no IR version");
+
+  b = pv_onnx_builder_new (8, "t");
+  expect_error (b, PV_MODEL_ERROR_INVALID, "imports no opset");
+}
+
+static void
+test_too_deep (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxGraph *body = NULL;
+
+  /* 40 nested Ifs, each branch holding the next. */
+  for (int depth = 40; depth >= 1; depth--)
+    {
+      PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
+      g_autofree char *name = g_strdup_printf ("if%d", depth);
+      if (body)
+        {
+          PvOnnxNode *n = pv_onnx_graph_add_node (then_g, "If", name, N ("c"), N ("t"));
+          pv_onnx_node_add_attr_graph (n, "then_branch", body);
+          pv_onnx_node_add_attr_graph (n, "else_branch", pv_onnx_graph_new ("empty"));
+        }
+      else
+        pv_onnx_graph_add_node (then_g, "Identity", name, N ("x"), N ("t"));
+      pv_onnx_graph_add_output (then_g, "t", F, "4");
+      pv_onnx_graph_free (else_g);
+      body = then_g;
+    }
+  {
+    PvOnnxNode *n;
+    pv_onnx_graph_add_input (g, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, "");
+    n = pv_onnx_graph_add_node (g, "If", "top", N ("c"), N ("y"));
+    pv_onnx_node_add_attr_graph (n, "then_branch", body);
+    pv_onnx_node_add_attr_graph (n, "else_branch", pv_onnx_graph_new ("empty"));
+    pv_onnx_graph_add_output (g, "y", F, "4");
+  }
+  expect_error (b, PV_MODEL_ERROR_TOO_DEEP, "subgraphs are nested more than 32 deep");
+}
+
+static void
+test_raw_bytes (void)
+{
+  /* A hostile nesting of graph > node > attribute > graph ... 10,000 deep
+   * must be refused without recursing into it. */
+  GByteArray *deep = g_byte_array_new ();
+  const guint8 not_protobuf[] = "hello world, not a model";
+  /* TensorProto: dims=[2] (field 1), data_type=1 (field 2). */
+  const guint8 tensor[] = { 0x08, 0x02, 0x10, 0x01 };
+  /* ir_version=8, then graph (field 7) claiming 100 bytes with 2 present. */
+  const guint8 truncated[] = { 0x08, 0x08, 0x3a, 0x64, 0x0a, 0x00 };
+
+  expect_error_bytes (not_protobuf, sizeof not_protobuf - 1, PV_MODEL_ERROR_NOT_PROTOBUF, "not a valid protobuf");
+  expect_error_bytes (tensor, sizeof tensor, PV_MODEL_ERROR_NOT_A_MODEL, "not an ONNX model: field 2 (producer_name)");
+  expect_error_bytes (truncated, sizeof truncated, PV_MODEL_ERROR_TRUNCATED,
+                      "truncated: at byte 2 of 6 (graph), a field of 100 bytes with only 2 bytes left");
+  expect_error_bytes ((const guint8 *) "", 0, PV_MODEL_ERROR_NOT_A_MODEL, "the file is empty");
+
+  /* Build inside-out: GraphProto{node{attribute{g{...}}}} as length-delimited fields. */
+  {
+    GByteArray *inner = g_byte_array_new ();
+    for (int i = 0; i < 10000; i++)
+      {
+        GByteArray *outer = g_byte_array_new ();
+        guint8 header[12];
+        /* Outermost first: graph.node (1), node.attribute (5), attribute.g (6). */
+        int k = (9999 - i) % 3;
+        int tag = k == 0 ? 0x0a : k == 1 ? 0x2a : 0x32;
+        gsize n = 0, len = inner->len;
+        header[n++] = (guint8) tag;
+        do
+          {
+            header[n++] = (guint8) ((len & 0x7f) | (len > 0x7f ? 0x80 : 0));
+            len >>= 7;
+          }
+        while (len);
+        g_byte_array_append (outer, header, (guint) n);
+        g_byte_array_append (outer, inner->data, inner->len);
+        g_byte_array_unref (inner);
+        inner = outer;
+      }
+    g_byte_array_append (deep, (const guint8[]) { 0x08, 0x08, 0x3a }, 3);
+    {
+      guint8 len_bytes[10];
+      gsize n = 0, len = inner->len;
+      do
+        {
+          len_bytes[n++] = (guint8) ((len & 0x7f) | (len > 0x7f ? 0x80 : 0));
+          len >>= 7;
+        }
+      while (len);
+      g_byte_array_append (deep, len_bytes, (guint) n);
+    }
+    g_byte_array_append (deep, inner->data, inner->len);
+    g_byte_array_unref (inner);
+    expect_error_bytes (deep->data, deep->len, PV_MODEL_ERROR_TOO_DEEP, "messages nested more than");
+    g_byte_array_unref (deep);
+  }
+}
+
+static void
+test_missing_file (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = pv_model_load_from_file ("/nonexistent/dir/model.onnx", &error);
+
+  g_assert_null (model);
+  g_assert_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/dir/model.onnx"));
+}
+
+/* External data is never opened: the model loads though the file is absent. */
+static void
+test_external_data_not_read (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  const gint64 dims[] = { 1024, 1024 };
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = NULL;
+  int w;
+
+  pv_onnx_graph_add_external_initializer (g, "w", F, dims, 2, "does-not-exist.bin", 0, 4 << 20);
+  pv_onnx_graph_add_node (g, "MatMul", "mm", N ("x", "w"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "1024");
+  bytes = pv_onnx_builder_pack (b);
+  pv_onnx_builder_free (b);
+  model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "ext.onnx", &error);
+  g_assert_no_error (error);
+  w = pv_graph_find_value (model->graph, "w");
+  g_assert_true (model->graph->values[w].initializer->external);
+  g_assert_cmpstr (model->graph->values[w].initializer->external_location, ==, "does-not-exist.bin");
+  g_assert_null (model->graph->values[w].initializer->data);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/errors/cycle", test_cycle);
+  g_test_add_func ("/errors/produced-twice", test_produced_twice);
+  g_test_add_func ("/errors/undefined-input", test_undefined_input);
+  g_test_add_func ("/errors/undefined-input-in-subgraph", test_undefined_input_in_subgraph);
+  g_test_add_func ("/errors/duplicate-node-names", test_duplicate_node_names);
+  g_test_add_func ("/errors/header", test_header);
+  g_test_add_func ("/errors/too-deep", test_too_deep);
+  g_test_add_func ("/errors/raw-bytes", test_raw_bytes);
+  g_test_add_func ("/errors/missing-file", test_missing_file);
+  g_test_add_func ("/loader/external-data-not-read", test_external_data_not_read);
+  return g_test_run ();
+}

@@ -76,7 +76,9 @@ decode_varints (const PvTensorPayloadField *f, guint elem_bytes, GByteArray *out
   const guint8 *p = f->data, *end = f->data + f->len;
   guint8 buf[8];
 
-  if (f->wire_type != WIRE_VARINT && f->wire_type != WIRE_LENGTH)
+  /* Varint payloads hold integers of at most 8 bytes (complex types never
+   * arrive this way). */
+  if ((f->wire_type != WIRE_VARINT && f->wire_type != WIRE_LENGTH) || elem_bytes == 0 || elem_bytes > 8)
     return FALSE;
   while (p < end)
     {

@@ -1,5 +1,6 @@
 #include "pv-graph.h"
 
+#include "pv-arena.h"
 #include "pv-element-type.h"
 
 static void
@@ -30,21 +31,14 @@ pv_graph_free (PvGraph *graph)
   for (int i = 0; i < graph->n_nodes; i++)
     {
       PvNode *node = &graph->nodes[i];
+      /* The arrays themselves live in the graph's arena. */
       for (int a = 0; a < node->n_attrs; a++)
         attribute_clear (&node->attrs[a]);
-      g_free (node->attrs);
-      g_free (node->inputs);
-      g_free (node->outputs);
-      g_free (node->implicit_inputs);
-      g_free (node->subgraphs);
     }
   g_free (graph->nodes);
 
   for (int i = 0; i < graph->n_values; i++)
-    {
-      g_free (graph->values[i].type.dims);
-      pv_tensor_free (graph->values[i].initializer);
-    }
+    pv_tensor_free (graph->values[i].initializer);
   g_free (graph->values);
   g_free (graph->inputs);
   g_free (graph->outputs);
@@ -56,6 +50,7 @@ pv_graph_free (PvGraph *graph)
   g_clear_pointer (&graph->node_by_name, g_hash_table_unref);
   if (graph->owns_strings && graph->strings != NULL)
     g_string_chunk_free (graph->strings);
+  g_clear_pointer (&graph->arena, pv_arena_free);
   g_free (graph);
 }
 

@@ -15,6 +15,7 @@
 G_BEGIN_DECLS
 
 typedef struct _PvGraph PvGraph;
+typedef struct _PvArena PvArena;
 
 typedef enum {
   PV_DIM_ANONYMOUS,  /* neither dim_value nor dim_param */
@@ -154,6 +155,7 @@ struct _PvGraph {
   GHashTable *value_by_name; /* interned name -> id + 1 */
   GHashTable *node_by_name;  /* ORT node name -> id + 1 */
   GStringChunk *strings;     /* shared with the whole model */
+  PvArena *arena;            /* node arrays and dims, freed with the graph */
   gboolean owns_strings;     /* TRUE for the main graph only */
 };
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "onnx-subset.pb-c.h"
+#include "pv-arena.h"
 #include "pv-element-type.h"
 #include "pv-error.h"
 #include "pv-graph-order.h"
@@ -31,8 +32,11 @@ struct _GraphBuild {
   Loader *ld;
   GraphBuild *parent;
   PvGraph *graph;
-  GArray *values;          /* PvValue */
-  GArray *nodes;           /* PvNode */
+  PvValue *values;         /* grown by hand: GArray rounds capacity up to a power of two */
+  int n_values;
+  int values_capacity;
+  PvNode *nodes;           /* node_protos->len entries, filled in order */
+  int n_nodes;
   GHashTable *value_types; /* name -> const Onnx__TypeProto * */
   GArray *node_protos;     /* proto index of each node id, in ORT's NodeIndex order */
 };
@@ -59,7 +63,7 @@ graph_context (GraphBuild *gb)
 
   for (GraphBuild *b = gb; b->parent != NULL; b = b->parent)
     {
-      const PvNode *owner = &g_array_index (b->parent->nodes, PvNode, b->graph->parent_node);
+      const PvNode *owner = &b->parent->nodes[b->graph->parent_node];
       g_string_append_printf (out, " in subgraph “%s” of node “%s” (%s)", b->graph->parent_attr,
                               owner->name[0] ? owner->name : "(unnamed)", owner->op_type);
     }
@@ -91,7 +95,7 @@ describe_node (const Onnx__NodeProto *np, int position)
 /* ---- types ---- */
 
 static void
-type_from_shape (Loader *ld, PvType *type, const Onnx__TensorShapeProto *shape)
+type_from_shape (Loader *ld, PvArena *arena, PvType *type, const Onnx__TensorShapeProto *shape)
 {
   if (shape == NULL)
     {
@@ -99,7 +103,8 @@ type_from_shape (Loader *ld, PvType *type, const Onnx__TensorShapeProto *shape)
       return;
     }
   type->rank = (int) shape->n_dim;
-  type->dims = g_new0 (PvDim, MAX (shape->n_dim, 1));
+  type->dims = pv_arena_alloc (arena, sizeof (PvDim) * MAX (shape->n_dim, 1));
+  memset (type->dims, 0, sizeof (PvDim) * MAX (shape->n_dim, 1));
   for (size_t i = 0; i < shape->n_dim; i++)
     {
       const Onnx__TensorShapeProto__Dimension *d = shape->dim[i];
@@ -120,7 +125,7 @@ type_from_shape (Loader *ld, PvType *type, const Onnx__TensorShapeProto *shape)
 }
 
 static void
-type_from_proto (Loader *ld, PvType *type, const Onnx__TypeProto *tp, int depth)
+type_from_proto (Loader *ld, PvArena *arena, PvType *type, const Onnx__TypeProto *tp, int depth)
 {
   type->rank = -1;
   if (tp == NULL || depth > 8)
@@ -130,12 +135,12 @@ type_from_proto (Loader *ld, PvType *type, const Onnx__TypeProto *tp, int depth)
     case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
       type->kind = PV_TYPE_TENSOR;
       type->elem_type = tp->tensor_type->elem_type;
-      type_from_shape (ld, type, tp->tensor_type->shape);
+      type_from_shape (ld, arena, type, tp->tensor_type->shape);
       break;
     case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
       type->kind = PV_TYPE_SPARSE_TENSOR;
       type->elem_type = tp->sparse_tensor_type->elem_type;
-      type_from_shape (ld, type, tp->sparse_tensor_type->shape);
+      type_from_shape (ld, arena, type, tp->sparse_tensor_type->shape);
       break;
     case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
     case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
@@ -144,7 +149,7 @@ type_from_proto (Loader *ld, PvType *type, const Onnx__TypeProto *tp, int depth)
                                          ? tp->sequence_type->elem_type
                                          : tp->optional_type->elem_type;
         PvType elem = { 0 };
-        type_from_proto (ld, &elem, inner, depth + 1);
+        type_from_proto (ld, arena, &elem, inner, depth + 1);
         type->elem_type = elem.elem_type;
         type->rank = elem.rank;
         type->dims = elem.dims;
@@ -160,19 +165,25 @@ type_from_proto (Loader *ld, PvType *type, const Onnx__TypeProto *tp, int depth)
 }
 
 static void
-type_copy (PvType *dst, const PvType *src)
+type_copy (PvArena *arena, PvType *dst, const PvType *src)
 {
   *dst = *src;
-  dst->dims = src->rank > 0 ? g_memdup2 (src->dims, sizeof (PvDim) * src->rank) : NULL;
+  dst->dims = NULL;
+  if (src->rank > 0)
+    {
+      dst->dims = pv_arena_alloc (arena, sizeof (PvDim) * src->rank);
+      memcpy (dst->dims, src->dims, sizeof (PvDim) * src->rank);
+    }
 }
 
 static void
-type_from_tensor (PvType *type, const PvTensor *tensor)
+type_from_tensor (PvArena *arena, PvType *type, const PvTensor *tensor)
 {
   type->kind = PV_TYPE_TENSOR;
   type->elem_type = tensor->elem_type;
   type->rank = tensor->n_dims;
-  type->dims = g_new0 (PvDim, MAX (tensor->n_dims, 1));
+  type->dims = pv_arena_alloc (arena, sizeof (PvDim) * MAX (tensor->n_dims, 1));
+  memset (type->dims, 0, sizeof (PvDim) * MAX (tensor->n_dims, 1));
   for (int i = 0; i < tensor->n_dims; i++)
     {
       type->dims[i].kind = PV_DIM_VALUE;
@@ -296,7 +307,7 @@ static int
 add_value (GraphBuild *gb, const char *name, guint flags)
 {
   PvValue value = { 0 };
-  int id = (int) gb->values->len;
+  int id = gb->n_values;
   const Onnx__TypeProto *tp;
 
   value.name = intern (gb->ld, name);
@@ -306,18 +317,32 @@ add_value (GraphBuild *gb, const char *name, guint flags)
   value.ort_index = -1;
   tp = g_hash_table_lookup (gb->value_types, value.name);
   if (tp)
-    type_from_proto (gb->ld, &value.type, tp, 0);
+    type_from_proto (gb->ld, gb->graph->arena, &value.type, tp, 0);
   else
     value.type.rank = -1;
-  g_array_append_val (gb->values, value);
+  if (gb->n_values == gb->values_capacity)
+    {
+      gb->values_capacity = MAX (16, gb->values_capacity + gb->values_capacity / 2);
+      gb->values = g_renew (PvValue, gb->values, gb->values_capacity);
+    }
+  gb->values[gb->n_values++] = value;
   g_hash_table_insert (gb->graph->value_by_name, (gpointer) value.name, GINT_TO_POINTER (id + 1));
   return id;
+}
+
+/* An int array of @n entries from the graph's arena (freed with the graph). */
+static int *
+graph_ints (GraphBuild *gb, int n)
+{
+  int *ints = pv_arena_alloc (gb->graph->arena, sizeof (int) * MAX (n, 1));
+  memset (ints, 0, sizeof (int) * MAX (n, 1));
+  return ints;
 }
 
 static PvValue *
 value_at (GraphBuild *gb, int id)
 {
-  return &g_array_index (gb->values, PvValue, id);
+  return &gb->values[id];
 }
 
 /* The id of @name in @gb, creating an outer-scope value when an enclosing
@@ -337,8 +362,7 @@ resolve_name (GraphBuild *gb, const char *name)
   value_at (gb, id)->outer_value = outer;
   if (value_at (gb, id)->type.kind == PV_TYPE_UNKNOWN)
     {
-      g_free (value_at (gb, id)->type.dims);
-      type_copy (&value_at (gb, id)->type, &value_at (gb->parent, outer)->type);
+      type_copy (gb->graph->arena, &value_at (gb, id)->type, &value_at (gb->parent, outer)->type);
     }
   return id;
 }
@@ -561,8 +585,7 @@ add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       PvValue *v = value_at (gb, graph->initializers[i]);
       if (v->type.kind == PV_TYPE_UNKNOWN)
         {
-          g_free (v->type.dims);
-          type_from_tensor (&v->type, v->initializer);
+          type_from_tensor (gb->graph->arena, &v->type, v->initializer);
         }
     }
   return TRUE;
@@ -578,7 +601,7 @@ add_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       size_t i = (size_t) g_array_index (gb->node_protos, int, n);
       const Onnx__NodeProto *np = gp->node[i];
       PvNode node = { 0 };
-      int node_id = (int) gb->nodes->len;
+      int node_id = gb->n_nodes;
 
       node.type_source = -1;
       if (is_inlined_cast_like (np))
@@ -595,7 +618,7 @@ add_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       node.domain = intern (gb->ld, normalise_domain (np->domain));
       node.opset = (int) pv_model_opset_version (gb->ld->model, node.domain);
       node.n_outputs = (int) np->n_output;
-      node.outputs = g_new0 (int, MAX (np->n_output, 1));
+      node.outputs = graph_ints (gb, (int) np->n_output);
       for (size_t o = 0; o < np->n_output; o++)
         {
           const char *name = np->output[o] ? np->output[o] : "";
@@ -613,7 +636,7 @@ add_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
                 set_error (gb, error, PV_MODEL_ERROR_DUPLICATE_PRODUCER, "%s lists output “%s” twice", what, name);
               else if (prev->producer >= 0)
                 {
-                  const PvNode *other = &g_array_index (gb->nodes, PvNode, prev->producer);
+                  const PvNode *other = &gb->nodes[prev->producer];
                   set_error (gb, error, PV_MODEL_ERROR_DUPLICATE_PRODUCER,
                              "value “%s” is produced twice: by node “%s” (%s) and by %s", name,
                              other->name[0] ? other->name : "(unnamed)", other->op_type, what);
@@ -621,7 +644,6 @@ add_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
               else
                 set_error (gb, error, PV_MODEL_ERROR_DUPLICATE_PRODUCER,
                            "value “%s” is produced by %s but is also a graph input or initializer", name, what);
-              g_free (node.outputs);
               return FALSE;
             }
           id = add_value (gb, name, 0);
@@ -629,7 +651,7 @@ add_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
           value_at (gb, id)->producer_output = (int) o;
           node.outputs[o] = id;
         }
-      g_array_append_val (gb->nodes, node);
+      gb->nodes[gb->n_nodes++] = node;
     }
   return TRUE;
 }
@@ -655,7 +677,9 @@ add_implicit_inputs (GraphBuild *gb, PvNode *node)
         }
     }
   node->n_implicit_inputs = (int) implicit->len;
-  node->implicit_inputs = (int *) g_array_free (implicit, FALSE);
+  node->implicit_inputs = graph_ints (gb, (int) implicit->len);
+  memcpy (node->implicit_inputs, implicit->data, sizeof (int) * implicit->len);
+  g_array_unref (implicit);
 }
 
 /* Second pass: inputs, attributes, subgraphs, implicit inputs. */
@@ -669,16 +693,16 @@ connect_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       PvNode *node;
       GPtrArray *subgraphs;
 
-      node = &g_array_index (gb->nodes, PvNode, node_id);
+      node = &gb->nodes[node_id];
       if (node->inlined_from)
         {
           /* The Cast reads only input 0; target_type lends its type, not an edge. */
           int source = resolve_name (gb, np->input[1] ? np->input[1] : "");
-          node = &g_array_index (gb->nodes, PvNode, node_id);
+          node = &gb->nodes[node_id];
           node->type_source = source;
         }
       node->n_inputs = node->inlined_from ? 1 : (int) np->n_input;
-      node->inputs = g_new0 (int, MAX (np->n_input, 1));
+      node->inputs = graph_ints (gb, (int) np->n_input);
       for (size_t k = 0; k < (size_t) node->n_inputs; k++)
         {
           const char *name = np->input[k] ? np->input[k] : "";
@@ -695,13 +719,14 @@ connect_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
         }
 
       node->n_attrs = (int) np->n_attribute;
-      node->attrs = g_new0 (PvAttribute, MAX (np->n_attribute, 1));
+      node->attrs = pv_arena_alloc (gb->graph->arena, sizeof (PvAttribute) * MAX (np->n_attribute, 1));
+      memset (node->attrs, 0, sizeof (PvAttribute) * MAX (np->n_attribute, 1));
       for (size_t a = 0; a < np->n_attribute; a++)
         {
           /* Subgraph conversion re-enters gb: re-fetch the node afterwards. */
           PvAttribute attr = { 0 };
           gboolean ok = convert_attribute (gb, node_id, &attr, np->attribute[a], error);
-          node = &g_array_index (gb->nodes, PvNode, node_id);
+          node = &gb->nodes[node_id];
           node->attrs[a] = attr;
           if (!ok)
             return FALSE;
@@ -716,7 +741,9 @@ connect_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
             g_ptr_array_add (subgraphs, node->attrs[a].graphs[k]);
         }
       node->n_subgraphs = (int) subgraphs->len;
-      node->subgraphs = (PvGraph **) g_ptr_array_free (subgraphs, FALSE);
+      node->subgraphs = pv_arena_alloc (gb->graph->arena, sizeof (PvGraph *) * MAX (subgraphs->len, 1));
+      memcpy (node->subgraphs, subgraphs->pdata, sizeof (PvGraph *) * subgraphs->len);
+      g_ptr_array_unref (subgraphs);
       add_implicit_inputs (gb, node);
     }
   return TRUE;
@@ -793,7 +820,7 @@ static PvGraph *
 convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int parent_node, const char *attr_name,
                GError **error)
 {
-  GraphBuild gb = { ld, parent, NULL, NULL, NULL, NULL, NULL };
+  GraphBuild gb = { .ld = ld, .parent = parent };
   g_autoptr (PvGraph) graph = g_new0 (PvGraph, 1);
   gboolean ok;
 
@@ -804,6 +831,7 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
   graph->strings = ld->strings;
   graph->owns_strings = parent == NULL;
   graph->value_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  graph->arena = pv_arena_new ();
   gb.graph = graph;
   if (parent && graph->depth > PV_MAX_GRAPH_DEPTH)
     {
@@ -812,8 +840,17 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
       return NULL;
     }
 
-  gb.values = g_array_new (FALSE, TRUE, sizeof (PvValue));
-  gb.nodes = g_array_new (FALSE, TRUE, sizeof (PvNode));
+  {
+    /* Exact-size arrays: a 100k-node graph should not pay for doubling.
+     * Subgraphs may add outer-scope values; the array grows for those. */
+    gsize n_values = gp->n_input + gp->n_initializer + gp->n_sparse_initializer;
+    for (size_t i = 0; i < gp->n_node; i++)
+      n_values += gp->node[i]->n_output;
+    gb.values_capacity = (int) MIN (n_values + 16, (gsize) G_MAXINT / 2);
+    gb.values = g_new (PvValue, gb.values_capacity);
+    plan_node_order (&gb, gp);
+    gb.nodes = g_new0 (PvNode, MAX (gb.node_protos->len, 1));
+  }
   gb.value_types = g_hash_table_new (g_str_hash, g_str_equal);
   /* value_info first so that input/output declarations win. */
   for (size_t i = 0; i < gp->n_value_info; i++)
@@ -823,15 +860,14 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
   for (size_t i = 0; i < gp->n_input; i++)
     g_hash_table_insert (gb.value_types, (gpointer) intern (ld, gp->input[i]->name), gp->input[i]->type);
 
-  plan_node_order (&gb, gp);
   ok = add_graph_inputs (&gb, gp, error) && add_nodes (&gb, gp, error) && connect_nodes (&gb, gp, error) &&
        add_graph_outputs (&gb, gp, error);
 
   /* Hand the arrays to the graph even on failure, so that it frees them. */
-  graph->n_values = (int) gb.values->len;
-  graph->values = (PvValue *) g_array_free (gb.values, FALSE);
-  graph->n_nodes = (int) gb.nodes->len;
-  graph->nodes = (PvNode *) g_array_free (gb.nodes, FALSE);
+  graph->n_values = gb.n_values;
+  graph->values = g_renew (PvValue, gb.values, MAX (gb.n_values, 1));
+  graph->n_nodes = gb.n_nodes;
+  graph->nodes = gb.nodes;
   g_hash_table_unref (gb.value_types);
   g_array_unref (gb.node_protos);
   if (!ok)
@@ -974,6 +1010,8 @@ load_model (const guint8 *data, gsize len, const char *display_name, ReleaseByte
 {
   Loader ld = { display_name, NULL, NULL };
   g_autoptr (PvModel) model = NULL;
+  g_autoptr (PvArena) arena = pv_arena_new ();
+  ProtobufCAllocator allocator;
   Onnx__ModelProto *mp = NULL;
   PvGraph *graph;
 
@@ -984,7 +1022,9 @@ load_model (const guint8 *data, gsize len, const char *display_name, ReleaseByte
     }
   if (!unpack_failure (display_name, data, len, error))
     goto fail;
-  mp = onnx__model_proto__unpack (NULL, len, data);
+  /* The message tree lives in the arena and goes with it. */
+  pv_arena_protobuf_allocator (arena, &allocator);
+  mp = onnx__model_proto__unpack (&allocator, len, data);
   if (mp == NULL)
     {
       g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_PROTOBUF,
@@ -1014,12 +1054,9 @@ load_model (const guint8 *data, gsize len, const char *display_name, ReleaseByte
       goto fail;
     }
   model->graph = graph;
-  onnx__model_proto__free_unpacked (mp, NULL);
   return g_steal_pointer (&model);
 
 fail:
-  if (mp)
-    onnx__model_proto__free_unpacked (mp, NULL);
   if (release)
     release (release_data);
   return NULL;

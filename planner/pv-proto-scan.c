@@ -2,11 +2,18 @@
 
 #include <string.h>
 
+/* One level of the path to the message being walked: the field that holds
+ * it. Kept as descriptors, and turned into text only when reporting. */
+typedef struct {
+  const ProtobufCFieldDescriptor *fd;
+  guint index;          /* position among the field's repeated entries */
+} Frame;
+
 typedef struct {
   const guint8 *base;
   int max_depth;
   PvProtoScanResult *result;
-  GPtrArray *path;      /* path segments (owned strings) of the message being walked */
+  GArray *path;         /* Frame */
 } Scan;
 
 void
@@ -17,35 +24,51 @@ pv_proto_scan_result_clear (PvProtoScanResult *result)
   result->status = PV_PROTO_SCAN_OK;
 }
 
+static void
+append_frame (GString *out, const ProtobufCFieldDescriptor *fd, guint index, guint32 number)
+{
+  if (out->len)
+    g_string_append_c (out, '.');
+  if (fd == NULL)
+    g_string_append_printf (out, "<field %u>", number);
+  else if (fd->label == PROTOBUF_C_LABEL_REPEATED)
+    g_string_append_printf (out, "%s[%u]", fd->name, index);
+  else
+    g_string_append (out, fd->name);
+}
+
 static char *
-join_path (GPtrArray *path, const char *last)
+join_path (GArray *path, const ProtobufCFieldDescriptor *last, guint last_index, guint32 last_number)
 {
   GString *out = g_string_new (NULL);
 
   for (guint i = 0; i < path->len; i++)
     {
-      if (out->len)
-        g_string_append_c (out, '.');
-      g_string_append (out, path->pdata[i]);
+      const Frame *f = &g_array_index (path, Frame, i);
+      append_frame (out, f->fd, f->index, 0);
     }
-  if (last)
-    {
-      if (out->len)
-        g_string_append_c (out, '.');
-      g_string_append (out, last);
-    }
+  if (last || last_number)
+    append_frame (out, last, last_index, last_number);
   return g_string_free (out, FALSE);
 }
 
+/* The field being read when a fault is found. */
+typedef struct {
+  const ProtobufCFieldDescriptor *fd;
+  guint index;
+  guint32 number;
+} Field;
+
 G_GNUC_PRINTF (5, 6) static gboolean
-fail (Scan *scan, PvProtoScanStatus status, const guint8 *at, const char *field, const char *format, ...)
+fail (Scan *scan, PvProtoScanStatus status, const guint8 *at, const Field *field, const char *format, ...)
 {
   va_list args;
 
   scan->result->status = status;
   scan->result->offset = (gsize) (at - scan->base);
   scan->result->depth = (int) scan->path->len;
-  scan->result->path = join_path (scan->path, field);
+  scan->result->path = field ? join_path (scan->path, field->fd, field->index, field->number)
+                             : join_path (scan->path, NULL, 0, 0);
   va_start (args, format);
   scan->result->message = g_strdup_vprintf (format, args);
   va_end (args);
@@ -113,7 +136,7 @@ wire_type_name (int wire_type)
 
 /* A packed repeated scalar: the payload must split into whole elements. */
 static gboolean
-check_packed (Scan *scan, const ProtobufCFieldDescriptor *fd, const guint8 *start, gsize len, const char *field)
+check_packed (Scan *scan, const ProtobufCFieldDescriptor *fd, const guint8 *start, gsize len, const Field *field)
 {
   int wt = expected_wire_type (fd->type);
   const guint8 *p = start, *end = start + len;
@@ -144,29 +167,21 @@ scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, 
             const guint8 *tag_at, const guint8 **p, const guint8 *end, guint *counts)
 {
   const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field (desc, number);
-  g_autofree char *field = NULL;
+  Field field_info = { fd, 0, number };
+  const Field *field = &field_info;
   guint64 len = 0;
   gboolean truncated;
   const guint8 *payload = NULL;
 
   if (fd)
-    {
-      guint index = (guint) (fd - desc->fields);
-      if (fd->label == PROTOBUF_C_LABEL_REPEATED)
-        field = g_strdup_printf ("%s[%u]", fd->name, counts[index]);
-      else
-        field = g_strdup (fd->name);
-      counts[index]++;
-    }
-  else
-    field = g_strdup_printf ("<field %u>", number);
+    field_info.index = counts[fd - desc->fields]++;
 
   switch (wire_type)
     {
     case PROTOBUF_C_WIRE_TYPE_VARINT:
       if (!read_varint (p, end, &len, &truncated))
         return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, field,
-                     truncated ? "the message ends inside a varint" : "a varint longer than 10 bytes");
+                     "%s", truncated ? "the message ends inside a varint" : "a varint longer than 10 bytes");
       break;
     case PROTOBUF_C_WIRE_TYPE_64BIT:
     case PROTOBUF_C_WIRE_TYPE_32BIT:
@@ -182,7 +197,7 @@ scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, 
     case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED:
       if (!read_varint (p, end, &len, &truncated))
         return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, field,
-                     truncated ? "the message ends inside a length" : "a length longer than 10 bytes");
+                     "%s", truncated ? "the message ends inside a length" : "a length longer than 10 bytes");
       if (len > (guint64) (end - *p))
         return fail (scan, PV_PROTO_SCAN_TRUNCATED, tag_at, field,
                      "a field of %" G_GUINT64_FORMAT " bytes with only %" G_GSIZE_FORMAT " bytes left",
@@ -214,9 +229,10 @@ scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, 
       if ((int) scan->path->len + 1 > scan->max_depth)
         return fail (scan, PV_PROTO_SCAN_TOO_DEEP, tag_at, field,
                      "messages nested more than %d deep", scan->max_depth);
-      g_ptr_array_add (scan->path, g_steal_pointer (&field));
+      Frame frame = { fd, field_info.index };
+      g_array_append_val (scan->path, frame);
       ok = scan_message (scan, fd->descriptor, payload, payload + len);
-      g_ptr_array_remove_index (scan->path, scan->path->len - 1);
+      g_array_set_size (scan->path, scan->path->len - 1);
       return ok;
     }
   return TRUE;
@@ -225,7 +241,10 @@ scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, 
 static gboolean
 scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, const guint8 *p, const guint8 *end)
 {
-  g_autofree guint *counts = g_new0 (guint, MAX (desc->n_fields, 1));
+  /* Repeated-field counters, for paths: on the stack for ONNX's messages. */
+  guint stack_counts[32] = { 0 };
+  g_autofree guint *heap_counts = desc->n_fields > G_N_ELEMENTS (stack_counts) ? g_new0 (guint, desc->n_fields) : NULL;
+  guint *counts = heap_counts ? heap_counts : stack_counts;
 
   while (p < end)
     {
@@ -235,7 +254,7 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, const guint8 *
 
       if (!read_varint (&p, end, &tag, &truncated) || tag > G_MAXUINT32)
         return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, NULL,
-                     truncated ? "the message ends inside a field tag" : "a field tag that is not a valid varint");
+                     "%s", truncated ? "the message ends inside a field tag" : "a field tag that is not a valid varint");
       if ((tag >> 3) == 0 || (tag >> 3) > 536870911)
         return fail (scan, PV_PROTO_SCAN_MALFORMED, tag_at, NULL, "field number %u is not valid",
                      (guint) (tag >> 3));
@@ -249,11 +268,11 @@ gboolean
 pv_proto_scan (const ProtobufCMessageDescriptor *descriptor, const guint8 *data, gsize len, int max_depth,
                PvProtoScanResult *result)
 {
-  Scan scan = { data, max_depth, result, g_ptr_array_new_with_free_func (g_free) };
+  Scan scan = { data, max_depth, result, g_array_new (FALSE, FALSE, sizeof (Frame)) };
   gboolean ok;
 
   memset (result, 0, sizeof *result);
   ok = scan_message (&scan, descriptor, data, data + len);
-  g_ptr_array_unref (scan.path);
+  g_array_unref (scan.path);
   return ok;
 }

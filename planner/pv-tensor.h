@@ -7,9 +7,10 @@
 
 G_BEGIN_DECLS
 
-/* Payloads up to this many bytes are decoded and kept (shape vectors, axes,
- * scalars); larger ones (weights) are only measured. */
-#define PV_TENSOR_KEEP_DATA_BYTES 4096
+/* Payloads up to this many bytes are decoded and kept: 64 int64 elements,
+ * enough for shape vectors, axes, pads and scalars. Larger ones (weights,
+ * even small ones) are only measured. */
+#define PV_TENSOR_KEEP_DATA_BYTES 512
 
 typedef struct {
   int elem_type;          /* PvElementType */

@@ -17,13 +17,13 @@ measure() {
   cat "$work/time.txt"
 }
 
-# Best of three wall times; RSS is the same each run.
+# Best of three wall times; RSS is the same each run. Prints "seconds rss_kb".
 best() {
   best_s=""; rss=""
   for _ in 1 2 3; do
-    set -- $(measure "$@")
-    if [ -z "$best_s" ] || [ "$(echo "$1 < $best_s" | bc)" = 1 ]; then best_s=$1; fi
-    rss=$2
+    r=$(measure "$@")
+    s=${r% *}; rss=${r#* }
+    if [ -z "$best_s" ] || [ "$(echo "$s < $best_s" | bc)" = 1 ]; then best_s=$s; fi
   done
   echo "$best_s $rss"
 }
@@ -33,11 +33,11 @@ printf '%-22s %10s | %-28s | %-28s | %s\n' model "size MB" "planviz-cli info: s,
 for model in "$synthetic" "$big"; do
   size=$(stat -c %s "$model")
   size_mb=$(echo "scale=1; $size / 1048576" | bc)
-  set -- $(best "$cli" info "$model")
-  pv_s=$1; pv_rss=$(echo "scale=1; $2 / 1024" | bc)
+  r=$(best "$cli" info "$model")
+  pv_s=${r% *}; pv_rss=$(echo "scale=1; ${r#* } / 1024" | bc)
   if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import onnx' 2>/dev/null; then
-    set -- $(best /usr/bin/python3 -c "import onnx; onnx.load('$model')")
-    py="$1 s, $(echo "scale=1; $2 / 1024" | bc) MB"
+    r=$(best /usr/bin/python3 -c "import onnx; onnx.load('$model')")
+    py="${r% *} s, $(echo "scale=1; ${r#* } / 1024" | bc) MB"
   else
     py="(python3-onnx not installed)"
   fi

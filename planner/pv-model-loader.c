@@ -678,7 +678,8 @@ add_implicit_inputs (GraphBuild *gb, PvNode *node)
     }
   node->n_implicit_inputs = (int) implicit->len;
   node->implicit_inputs = graph_ints (gb, (int) implicit->len);
-  memcpy (node->implicit_inputs, implicit->data, sizeof (int) * implicit->len);
+  if (implicit->len > 0)
+    memcpy (node->implicit_inputs, implicit->data, sizeof (int) * implicit->len);
   g_array_unref (implicit);
 }
 
@@ -742,7 +743,8 @@ connect_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
         }
       node->n_subgraphs = (int) subgraphs->len;
       node->subgraphs = pv_arena_alloc (gb->graph->arena, sizeof (PvGraph *) * MAX (subgraphs->len, 1));
-      memcpy (node->subgraphs, subgraphs->pdata, sizeof (PvGraph *) * subgraphs->len);
+      if (subgraphs->len > 0)
+        memcpy (node->subgraphs, subgraphs->pdata, sizeof (PvGraph *) * subgraphs->len);
       g_ptr_array_unref (subgraphs);
       add_implicit_inputs (gb, node);
     }

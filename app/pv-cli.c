@@ -14,6 +14,7 @@ typedef struct {
 
 static const Command commands[] = {
   { "info", pv_cli_info, "Show a model's header, counts, inputs, outputs, ops and ONNX Runtime's node order" },
+  { "shapes", pv_cli_shapes, "Infer every value's type, shape and size, with symbolic dims and bounds" },
 };
 
 static void

@@ -22,5 +22,6 @@ GHashTable *pv_cli_parse_bounds (char **specs);
 GHashTable *pv_cli_parse_input_shapes (char **specs);
 
 int pv_cli_info (int argc, char **argv);
+int pv_cli_shapes (int argc, char **argv);
 
 G_END_DECLS

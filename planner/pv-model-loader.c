@@ -1085,3 +1085,28 @@ pv_model_load_from_file (const char *path, GError **error)
   return load_model ((const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file), name,
                      (ReleaseBytes) g_mapped_file_unref, file, error);
 }
+
+PvTensor *
+pv_tensor_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error)
+{
+  g_autoptr (PvArena) arena = pv_arena_new ();
+  ProtobufCAllocator allocator;
+  PvProtoScanResult scan;
+  Onnx__TensorProto *tp;
+
+  if (!pv_proto_scan (&onnx__tensor_proto__descriptor, data, len, 8, &scan))
+    {
+      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_PROTOBUF, "%s: not a TensorProto: at byte %" G_GSIZE_FORMAT
+                   ", %s", display_name, scan.offset, scan.message);
+      pv_proto_scan_result_clear (&scan);
+      return NULL;
+    }
+  pv_arena_protobuf_allocator (arena, &allocator);
+  tp = onnx__tensor_proto__unpack (&allocator, len, data);
+  if (tp == NULL)
+    {
+      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_PROTOBUF, "%s: not a TensorProto", display_name);
+      return NULL;
+    }
+  return tensor_from_proto (tp);
+}

@@ -17,4 +17,8 @@ PvModel *pv_model_load_from_file (const char *path, GError **error);
  * fuzzers' entry point: any bytes give a model or a GError, never a crash. */
 PvModel *pv_model_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error);
 
+/* Reads a serialized TensorProto (ONNX test data, input_0.pb): type, dims
+ * and, when small, its contents. NULL with a PV_MODEL_ERROR otherwise. */
+PvTensor *pv_tensor_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error);
+
 G_END_DECLS

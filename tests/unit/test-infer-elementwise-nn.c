@@ -1,0 +1,735 @@
+/* Shape rules of pv-infer-elementwise.c and pv-infer-nn.c, each on a small
+ * model built for it. Graph outputs are left untyped so that what is checked
+ * is what the rules infer, not what the model states. Symbolic results are
+ * compared with expressions built in the inference's own pool (hash-consed:
+ * pointer equality is expression equality). */
+#include <string.h>
+
+#include "pv-element-type.h"
+#include "pv-model-loader.h"
+#include "pv-onnx-builder.h"
+#include "pv-shape-inference.h"
+
+#define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
+#define D ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE
+#define I64 ONNX__TENSOR_PROTO__DATA_TYPE__INT64
+#define I32 ONNX__TENSOR_PROTO__DATA_TYPE__INT32
+#define U8 ONNX__TENSOR_PROTO__DATA_TYPE__UINT8
+#define N PV_ONNX_NAMES
+
+/* A built model with its inference. */
+typedef struct {
+  PvModel *model;
+  PvShapeInfo *info;
+  PvDimPool *pool;
+} Inferred;
+
+static PvOnnxBuilder *
+new_builder (gint64 opset)
+{
+  PvOnnxBuilder *b = pv_onnx_builder_new (8, "planviz-test");
+  pv_onnx_builder_add_opset (b, "", opset);
+  return b;
+}
+
+/* Packs, loads and infers; frees the builder. */
+static Inferred
+infer (PvOnnxBuilder *b)
+{
+  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
+  g_autoptr (GError) error = NULL;
+  Inferred r;
+
+  r.model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "test.onnx", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r.model);
+  pv_onnx_builder_free (b);
+  r.info = pv_shape_infer (r.model, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r.info);
+  r.pool = pv_shape_info_get_pool (r.info);
+  return r;
+}
+
+static void
+inferred_clear (Inferred *r)
+{
+  pv_shape_info_free (r->info);
+  pv_model_free (r->model);
+}
+
+static const PvValueShape *
+get (const Inferred *r, const char *name)
+{
+  int v = pv_graph_find_value (r->model->graph, name);
+  const PvValueShape *s;
+
+  g_assert_cmpint (v, >=, 0);
+  s = pv_shape_info_get (r->info, r->model->graph, v);
+  g_assert_nonnull (s);
+  return s;
+}
+
+static char *
+join (const PvDimExpr *const *dims, int n, const char *open, const char *close)
+{
+  GString *s = g_string_new (open);
+  for (int i = 0; i < n; i++)
+    {
+      g_autofree char *d = pv_dim_to_string (dims[i]);
+      g_string_append_printf (s, "%s%s", i ? "," : "", d);
+    }
+  g_string_append (s, close);
+  return g_string_free (s, FALSE);
+}
+
+/* "[batch,seq,128]", "?" for an unknown rank. */
+static char *
+shape_str (const Inferred *r, const char *name)
+{
+  const PvValueShape *s = get (r, name);
+  return s->rank < 0 ? g_strdup ("?") : join (s->dims, s->rank, "[", "]");
+}
+
+/* "{batch,seq,64}", "none" when the contents are not known. */
+static char *
+data_str (const Inferred *r, const char *name)
+{
+  const PvValueShape *s = get (r, name);
+  return s->data == NULL ? g_strdup ("none") : join (s->data, s->n_data, "{", "}");
+}
+
+#define assert_shape(r, name, expected)                 \
+  G_STMT_START                                          \
+  {                                                     \
+    g_autofree char *got_ = shape_str (r, name);        \
+    g_assert_cmpstr (got_, ==, expected);               \
+  }                                                     \
+  G_STMT_END
+
+#define assert_data(r, name, expected)                  \
+  G_STMT_START                                          \
+  {                                                     \
+    g_autofree char *got_ = data_str (r, name);         \
+    g_assert_cmpstr (got_, ==, expected);               \
+  }                                                     \
+  G_STMT_END
+
+#define assert_type(r, name, t) g_assert_cmpint (get (r, name)->elem_type, ==, t)
+
+static const PvDimExpr *
+sym (const Inferred *r, const char *name)
+{
+  return pv_dim_pool_resolve (r->pool, pv_dim_symbol (r->pool, name));
+}
+
+static const PvDimExpr *
+cst (const Inferred *r, gint64 v)
+{
+  return pv_dim_const (r->pool, v);
+}
+
+/* An untyped graph output: nothing stated to merge with. */
+static void
+out (PvOnnxGraph *g, const char *name)
+{
+  pv_onnx_graph_add_output (g, name, 0, NULL);
+}
+
+static void
+int64s (PvOnnxGraph *g, const char *name, const gint64 *values, gsize n)
+{
+  gint64 dims[1] = { (gint64) n };
+  pv_onnx_graph_add_initializer_int64s (g, name, dims, 1, values);
+}
+
+/* ---- elementwise ---- */
+
+static void
+test_unary_and_cast (void)
+{
+  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxNode *n;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "x", F, "batch,3");
+  pv_onnx_graph_add_input (g, "like", D, "1");
+  pv_onnx_graph_add_node (g, "Relu", NULL, N ("x"), N ("relu"));
+  pv_onnx_graph_add_node (g, "IsNaN", NULL, N ("x"), N ("isnan"));
+  n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("x"), N ("cast"));
+  pv_onnx_node_add_attr_int (n, "to", I32);
+  pv_onnx_graph_add_node (g, "CastLike", NULL, N ("x", "like"), N ("castlike"));
+  n = pv_onnx_graph_add_node (g, "Dropout", NULL, N ("x"), N ("drop", "mask"));
+  pv_onnx_graph_add_node (g, "Clip", NULL, N ("x"), N ("clip"));
+  out (g, "relu");
+  out (g, "isnan");
+  out (g, "cast");
+  out (g, "castlike");
+  out (g, "drop");
+  out (g, "mask");
+  out (g, "clip");
+  r = infer (b);
+
+  assert_shape (&r, "relu", "[batch,3]");
+  assert_type (&r, "relu", PV_ELEM_FLOAT);
+  assert_type (&r, "isnan", PV_ELEM_BOOL);
+  assert_shape (&r, "isnan", "[batch,3]");
+  assert_type (&r, "cast", PV_ELEM_INT32);
+  assert_type (&r, "castlike", PV_ELEM_DOUBLE);
+  assert_shape (&r, "castlike", "[batch,3]");
+  assert_shape (&r, "drop", "[batch,3]");
+  assert_type (&r, "mask", PV_ELEM_BOOL);
+  assert_shape (&r, "mask", "[batch,3]");
+  assert_shape (&r, "clip", "[batch,3]");
+  inferred_clear (&r);
+}
+
+static void
+test_broadcast (void)
+{
+  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "x", F, "batch,1,64");
+  pv_onnx_graph_add_input (g, "y", F, "seq,1");
+  pv_onnx_graph_add_input (g, "one", F, "1");
+  pv_onnx_graph_add_input (g, "a", F, "a,8");
+  pv_onnx_graph_add_input (g, "bb", F, "b,8");
+  pv_onnx_graph_add_input (g, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, "batch,1,1");
+  pv_onnx_graph_add_input (g, "u", F, NULL);
+  pv_onnx_graph_add_input (g, "three", F, "3");
+  pv_onnx_graph_add_input (g, "four", F, "4");
+  pv_onnx_graph_add_node (g, "Add", NULL, N ("x", "y"), N ("sum"));
+  pv_onnx_graph_add_node (g, "Add", NULL, N ("three", "four"), N ("bad"));
+  pv_onnx_graph_add_node (g, "Mul", NULL, N ("x", "one"), N ("prod"));
+  pv_onnx_graph_add_node (g, "Sub", NULL, N ("a", "bb"), N ("diff"));
+  pv_onnx_graph_add_node (g, "Less", NULL, N ("x", "y"), N ("less"));
+  pv_onnx_graph_add_node (g, "Where", NULL, N ("c", "x", "y"), N ("where"));
+  pv_onnx_graph_add_node (g, "Max", NULL, N ("x", "y", "one"), N ("max"));
+  pv_onnx_graph_add_node (g, "Pow", NULL, N ("x", "u"), N ("pow"));
+  pv_onnx_graph_add_node (g, "PRelu", NULL, N ("x", "one"), N ("prelu"));
+  out (g, "sum");
+  out (g, "prod");
+  out (g, "diff");
+  out (g, "less");
+  out (g, "where");
+  out (g, "max");
+  out (g, "pow");
+  out (g, "prelu");
+  out (g, "bad");
+  r = infer (b);
+
+  assert_shape (&r, "sum", "[batch,seq,64]");
+  assert_shape (&r, "prod", "[batch,1,64]");
+  assert_type (&r, "less", PV_ELEM_BOOL);
+  assert_shape (&r, "less", "[batch,seq,64]");
+  assert_type (&r, "where", PV_ELEM_FLOAT);
+  assert_shape (&r, "where", "[batch,seq,64]");
+  assert_shape (&r, "max", "[batch,seq,64]");
+  assert_shape (&r, "prelu", "[batch,1,64]");
+  /* a vs b: unified, so both inputs and the output name one class. */
+  g_assert_true (sym (&r, "a") == sym (&r, "b"));
+  g_assert_true (get (&r, "diff")->dims[0] == sym (&r, "a"));
+  g_assert_true (get (&r, "diff")->dims[1] == cst (&r, 8));
+  /* An operand of unknown rank: the type is known, the rank is not. */
+  assert_shape (&r, "pow", "?");
+  assert_type (&r, "pow", PV_ELEM_FLOAT);
+  /* 3 vs 4: a warning and an unknowable dim, never a guess. */
+  g_assert_nonnull (pv_shape_info_warnings (r.info)[0]);
+  g_assert_cmpint (get (&r, "bad")->rank, ==, 1);
+  g_assert_false (pv_dim_is_const (get (&r, "bad")->dims[0], NULL));
+  inferred_clear (&r);
+}
+
+static void
+test_data_propagation (void)
+{
+  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  const gint64 heads[] = { 1, 1, 12 }, neg[] = { -7, 7 }, two[] = { 2 }, one[] = { 1 };
+  const gint64 other[] = { 0, 0, -1 }, l[] = { 2, 3 }, rr[] = { 2, 4 };
+  PvOnnxNode *n;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
+  int64s (g, "heads", heads, 3);
+  int64s (g, "neg", neg, 2);
+  int64s (g, "two", two, 1);
+  int64s (g, "one", one, 1);
+  int64s (g, "l", l, 2);
+  int64s (g, "rr", rr, 2);
+  pv_onnx_graph_add_initializer (g, "cond", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, (gint64[]) { 3 }, 1,
+                                 (const guint8[]) { 1, 0, 1 }, 3);
+  int64s (g, "other", other, 3);
+  pv_onnx_graph_add_node (g, "Shape", NULL, N ("x"), N ("shape"));
+  pv_onnx_graph_add_node (g, "Div", NULL, N ("shape", "heads"), N ("per_head"));
+  pv_onnx_graph_add_node (g, "Mul", NULL, N ("shape", "heads"), N ("scaled"));
+  pv_onnx_graph_add_node (g, "Add", NULL, N ("shape", "one"), N ("plus1"));
+  pv_onnx_graph_add_node (g, "Sub", NULL, N ("shape", "shape"), N ("zero"));
+  pv_onnx_graph_add_node (g, "Div", NULL, N ("neg", "two"), N ("trunc"));
+  pv_onnx_graph_add_node (g, "Div", NULL, N ("shape", "two"), N ("inexact"));
+  pv_onnx_graph_add_node (g, "Equal", NULL, N ("l", "rr"), N ("eq"));
+  pv_onnx_graph_add_node (g, "Equal", NULL, N ("shape", "heads"), N ("eq_sym"));
+  pv_onnx_graph_add_node (g, "Where", NULL, N ("cond", "shape", "other"), N ("where"));
+  pv_onnx_graph_add_node (g, "Neg", NULL, N ("neg"), N ("negated"));
+  pv_onnx_graph_add_node (g, "Abs", NULL, N ("neg"), N ("abs"));
+  pv_onnx_graph_add_node (g, "Max", NULL, N ("shape", "one"), N ("max"));
+  pv_onnx_graph_add_initializer_int64s (g, "zero_scalar", NULL, 0, (const gint64[]) { 0 });
+  pv_onnx_graph_add_node (g, "Clip", NULL, N ("neg", "zero_scalar"), N ("clipped"));
+  pv_onnx_graph_add_node (g, "Identity", NULL, N ("shape"), N ("ident"));
+  n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("shape"), N ("as_float"));
+  pv_onnx_node_add_attr_int (n, "to", F);
+  n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("as_float"), N ("back"));
+  pv_onnx_node_add_attr_int (n, "to", I64);
+  n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("neg"), N ("neg_float"));
+  pv_onnx_node_add_attr_int (n, "to", F);
+  n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("neg_float"), N ("neg_int"));
+  pv_onnx_node_add_attr_int (n, "to", I32);
+  out (g, "per_head");
+  out (g, "scaled");
+  out (g, "plus1");
+  out (g, "zero");
+  out (g, "trunc");
+  out (g, "inexact");
+  out (g, "eq");
+  out (g, "eq_sym");
+  out (g, "where");
+  out (g, "negated");
+  out (g, "abs");
+  out (g, "max");
+  out (g, "clipped");
+  out (g, "ident");
+  out (g, "back");
+  out (g, "neg_int");
+  r = infer (b);
+
+  assert_data (&r, "shape", "{batch,seq,768}");
+  assert_data (&r, "per_head", "{batch,seq,64}");
+  assert_shape (&r, "per_head", "[3]");
+  g_assert_true (get (&r, "scaled")->data != NULL);
+  g_assert_true (get (&r, "scaled")->data[2] == cst (&r, 9216));
+  g_assert_true (get (&r, "plus1")->data[0] == pv_dim_add (r.pool, sym (&r, "batch"), cst (&r, 1)));
+  assert_data (&r, "zero", "{0,0,0}");
+  /* Integer Div truncates toward zero, as C. */
+  assert_data (&r, "trunc", "{-3,3}");
+  /* batch/2 is not exact: no contents. */
+  assert_data (&r, "inexact", "none");
+  assert_data (&r, "eq", "{1,0}");
+  assert_type (&r, "eq", PV_ELEM_BOOL);
+  assert_data (&r, "eq_sym", "none");
+  assert_data (&r, "where", "{batch,0,768}");
+  assert_data (&r, "negated", "{7,-7}");
+  assert_data (&r, "abs", "{7,7}");
+  g_assert_true (get (&r, "max")->data[0] == pv_dim_max (r.pool, sym (&r, "batch"), cst (&r, 1)));
+  assert_data (&r, "clipped", "{0,7}");
+  assert_data (&r, "ident", "{batch,seq,768}");
+  /* int -> float keeps symbolic contents; float -> int only constants. */
+  assert_data (&r, "as_float", "{batch,seq,768}");
+  assert_data (&r, "back", "none");
+  assert_type (&r, "back", PV_ELEM_INT64);
+  assert_data (&r, "neg_int", "{-7,7}");
+  assert_type (&r, "neg_int", PV_ELEM_INT32);
+  inferred_clear (&r);
+}
+
+/* ---- nn ---- */
+
+static void
+test_conv (void)
+{
+  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  const gint64 two[] = { 2, 2 }, pads[] = { 1, 1, 1, 1 };
+  PvOnnxNode *n;
+  Inferred r;
+  const PvDimExpr *one, *h, *w;
+
+  pv_onnx_graph_add_input (g, "x", F, "N,3,H,W");
+  pv_onnx_graph_add_input (g, "w", F, "16,3,3,3");
+  pv_onnx_graph_add_input (g, "xc", F, "1,1,7,5");
+  pv_onnx_graph_add_input (g, "wc", F, "2,1,3,3");
+  pv_onnx_graph_add_input (g, "xt", F, "1,1,3,3");
+  pv_onnx_graph_add_input (g, "wt", F, "1,2,3,3");
+  n = pv_onnx_graph_add_node (g, "Conv", NULL, N ("x", "w"), N ("y"));
+  pv_onnx_node_add_attr_ints (n, "strides", two, 2);
+  pv_onnx_node_add_attr_ints (n, "pads", pads, 4);
+  n = pv_onnx_graph_add_node (g, "Conv", NULL, N ("x", "w"), N ("same"));
+  pv_onnx_node_add_attr_ints (n, "strides", two, 2);
+  pv_onnx_node_add_attr_string (n, "auto_pad", "SAME_UPPER");
+  n = pv_onnx_graph_add_node (g, "Conv", NULL, N ("xc", "wc"), N ("yc"));
+  pv_onnx_node_add_attr_ints (n, "strides", two, 2);
+  pv_onnx_node_add_attr_ints (n, "pads", pads, 4);
+  n = pv_onnx_graph_add_node (g, "Conv", NULL, N ("xc", "wc"), N ("dil"));
+  pv_onnx_node_add_attr_ints (n, "dilations", two, 2);
+  n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt"));
+  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 2 }, 2);
+  pv_onnx_node_add_attr_ints (n, "output_padding", (gint64[]) { 1, 1 }, 2);
+  n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt_same"));
+  pv_onnx_node_add_attr_ints (n, "strides", two, 2);
+  pv_onnx_node_add_attr_string (n, "auto_pad", "SAME_UPPER");
+  n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt_shape"));
+  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 2 }, 2);
+  pv_onnx_node_add_attr_ints (n, "output_shape", (gint64[]) { 10, 8 }, 2);
+  out (g, "y");
+  out (g, "same");
+  out (g, "yc");
+  out (g, "dil");
+  out (g, "yt");
+  out (g, "yt_same");
+  out (g, "yt_shape");
+  r = infer (b);
+
+  /* floor((H + 1 + 1 - 3)/2) + 1 = floor((H-1)/2) + 1 */
+  one = cst (&r, 1);
+  h = pv_dim_add (r.pool, pv_dim_floor_div (r.pool, pv_dim_sub (r.pool, sym (&r, "H"), one), 2), one);
+  w = pv_dim_add (r.pool, pv_dim_floor_div (r.pool, pv_dim_sub (r.pool, sym (&r, "W"), one), 2), one);
+  {
+    const PvValueShape *y = get (&r, "y");
+    g_assert_cmpint (y->rank, ==, 4);
+    g_assert_true (y->dims[0] == sym (&r, "N"));
+    g_assert_true (y->dims[1] == cst (&r, 16));
+    g_assert_true (y->dims[2] == h);
+    g_assert_true (y->dims[3] == w);
+  }
+  g_assert_true (get (&r, "same")->dims[2] == pv_dim_ceil_div (r.pool, sym (&r, "H"), 2));
+  assert_shape (&r, "yc", "[1,2,4,3]");
+  assert_shape (&r, "dil", "[1,2,3,1]");
+  /* stride*(in-1) + output_padding + k - pads: 3*2+1+3 = 10, 2*2+1+3 = 8 */
+  assert_shape (&r, "yt", "[1,2,10,8]");
+  assert_shape (&r, "yt_same", "[1,2,6,6]");
+  assert_shape (&r, "yt_shape", "[1,2,10,8]");
+  inferred_clear (&r);
+}
+
+static void
+test_pool (void)
+{
+  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxNode *n;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "x", F, "1,1,4,4");
+  pv_onnx_graph_add_input (g, "small", F, "1,3,2,2");
+  pv_onnx_graph_add_input (g, "img", F, "N,C,H,W");
+  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("x"), N ("ceil", "idx"));
+  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
+  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
+  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
+  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("x"), N ("floor"));
+  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
+  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
+  /* The last ceil window would start in the right padding: dropped. */
+  n = pv_onnx_graph_add_node (g, "AveragePool", NULL, N ("small"), N ("last"));
+  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
+  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 3 }, 2);
+  pv_onnx_node_add_attr_ints (n, "pads", (gint64[]) { 1, 1, 1, 1 }, 4);
+  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
+  n = pv_onnx_graph_add_node (g, "AveragePool", NULL, N ("img"), N ("half"));
+  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 2, 2 }, 2);
+  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
+  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("img"), N ("ceil_sym"));
+  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
+  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
+  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
+  pv_onnx_graph_add_node (g, "GlobalAveragePool", NULL, N ("img"), N ("gap"));
+  out (g, "ceil");
+  out (g, "idx");
+  out (g, "floor");
+  out (g, "last");
+  out (g, "half");
+  out (g, "gap");
+  out (g, "ceil_sym");
+  r = infer (b);
+
+  assert_shape (&r, "ceil", "[1,1,2,2]");
+  assert_shape (&r, "idx", "[1,1,2,2]");
+  assert_type (&r, "idx", PV_ELEM_INT64);
+  assert_shape (&r, "floor", "[1,1,1,1]");
+  assert_shape (&r, "last", "[1,3,1,1]");
+  /* floor((H-2)/2)+1 == floor(H/2) */
+  g_assert_true (get (&r, "half")->dims[2] == pv_dim_floor_div (r.pool, sym (&r, "H"), 2));
+  assert_shape (&r, "gap", "[N,C,1,1]");
+  /* ceil((H-3)/2)+1: no window can start in padding, so no min() */
+  g_assert_true (get (&r, "ceil_sym")->dims[3]
+                 == pv_dim_add (r.pool, pv_dim_ceil_div (r.pool, pv_dim_sub (r.pool, sym (&r, "W"), cst (&r, 3)), 2),
+                                cst (&r, 1)));
+  inferred_clear (&r);
+}
+
+static void
+test_normalization (void)
+{
+  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxNode *n;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "x", F, "N,C,H,W");
+  pv_onnx_graph_add_input (g, "s", F, "C");
+  pv_onnx_graph_add_input (g, "t", F, "batch,seq,768");
+  pv_onnx_graph_add_input (g, "g", F, "768");
+  pv_onnx_graph_add_input (g, "td", D, "batch,seq,768");
+  pv_onnx_graph_add_input (g, "gd", D, "768");
+  n = pv_onnx_graph_add_node (g, "BatchNormalization", NULL, N ("x", "s", "s", "s", "s"),
+                              N ("bn", "running_mean", "running_var"));
+  pv_onnx_node_add_attr_int (n, "training_mode", 1);
+  pv_onnx_graph_add_node (g, "LayerNormalization", NULL, N ("t", "g", "g"), N ("ln", "mean", "inv"));
+  n = pv_onnx_graph_add_node (g, "LayerNormalization", NULL, N ("td", "gd"), N ("lnd", "meand"));
+  pv_onnx_node_add_attr_int (n, "axis", 1);
+  pv_onnx_graph_add_node (g, "InstanceNormalization", NULL, N ("x", "s", "s"), N ("inorm"));
+  out (g, "bn");
+  out (g, "running_mean");
+  out (g, "running_var");
+  out (g, "ln");
+  out (g, "mean");
+  out (g, "inv");
+  out (g, "lnd");
+  out (g, "meand");
+  out (g, "inorm");
+  r = infer (b);
+
+  assert_shape (&r, "bn", "[N,C,H,W]");
+  assert_shape (&r, "running_mean", "[C]");
+  assert_shape (&r, "running_var", "[C]");
+  assert_shape (&r, "ln", "[batch,seq,768]");
+  assert_shape (&r, "mean", "[batch,seq,1]");
+  assert_type (&r, "inv", PV_ELEM_FLOAT);
+  assert_type (&r, "lnd", PV_ELEM_DOUBLE);
+  assert_shape (&r, "meand", "[batch,1,1]");
+  assert_type (&r, "meand", PV_ELEM_DOUBLE);
+  assert_shape (&r, "inorm", "[N,C,H,W]");
+  inferred_clear (&r);
+}
+
+static void
+test_matmul_gemm (void)
+{
+  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxNode *n;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "x", F, "batch,seq,64");
+  pv_onnx_graph_add_input (g, "w", F, "64,128");
+  pv_onnx_graph_add_input (g, "v", F, "64");
+  pv_onnx_graph_add_input (g, "q", F, "1,heads,seq,64");
+  pv_onnx_graph_add_input (g, "k", F, "batch,1,64,seq");
+  pv_onnx_graph_add_input (g, "a", F, "K,M");
+  pv_onnx_graph_add_input (g, "bt", F, "N,K");
+  pv_onnx_graph_add_input (g, "xi", U8, "M,K");
+  pv_onnx_graph_add_input (g, "wi", U8, "K,N");
+  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("x", "w"), N ("mm"));
+  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("v", "w"), N ("vec_mat"));
+  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("x", "v"), N ("mat_vec"));
+  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("v", "v"), N ("dot"));
+  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("q", "k"), N ("scores"));
+  n = pv_onnx_graph_add_node (g, "Gemm", NULL, N ("a", "bt"), N ("gemm"));
+  pv_onnx_node_add_attr_int (n, "transA", 1);
+  pv_onnx_node_add_attr_int (n, "transB", 1);
+  pv_onnx_graph_add_node (g, "MatMulInteger", NULL, N ("xi", "wi"), N ("mmi"));
+  out (g, "mm");
+  out (g, "vec_mat");
+  out (g, "mat_vec");
+  out (g, "dot");
+  out (g, "scores");
+  out (g, "gemm");
+  out (g, "mmi");
+  r = infer (b);
+
+  assert_shape (&r, "mm", "[batch,seq,128]");
+  assert_shape (&r, "vec_mat", "[128]");
+  assert_shape (&r, "mat_vec", "[batch,seq]");
+  assert_shape (&r, "dot", "[]");
+  /* batch dims broadcast: [1,heads] vs [batch,1] */
+  assert_shape (&r, "scores", "[batch,heads,seq,seq]");
+  assert_shape (&r, "gemm", "[M,N]");
+  assert_shape (&r, "mmi", "[M,N]");
+  assert_type (&r, "mmi", PV_ELEM_INT32);
+  inferred_clear (&r);
+}
+
+static void
+test_reductions (void)
+{
+  Inferred r;
+  PvOnnxBuilder *b;
+  PvOnnxGraph *g;
+  PvOnnxNode *n;
+  const gint64 axes1[] = { 1 }, axes_neg[] = { -1, 0 };
+
+  /* opset 11: axes is an attribute for every reduction. */
+  b = new_builder (11);
+  g = pv_onnx_builder_get_graph (b);
+  pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
+  n = pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x"), N ("sum"));
+  pv_onnx_node_add_attr_ints (n, "axes", axes1, 1);
+  n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x"), N ("mean"));
+  pv_onnx_node_add_attr_ints (n, "axes", axes_neg, 2);
+  pv_onnx_node_add_attr_int (n, "keepdims", 0);
+  pv_onnx_graph_add_node (g, "ReduceMax", NULL, N ("x"), N ("all"));
+  n = pv_onnx_graph_add_node (g, "ArgMax", NULL, N ("x"), N ("argmax"));
+  pv_onnx_node_add_attr_int (n, "axis", -1);
+  pv_onnx_node_add_attr_int (n, "keepdims", 0);
+  out (g, "sum");
+  out (g, "mean");
+  out (g, "all");
+  out (g, "argmax");
+  r = infer (b);
+  assert_shape (&r, "sum", "[batch,1,768]");
+  assert_shape (&r, "mean", "[seq]");
+  assert_shape (&r, "all", "[1,1,1]");
+  assert_shape (&r, "argmax", "[batch,seq]");
+  assert_type (&r, "argmax", PV_ELEM_INT64);
+  inferred_clear (&r);
+
+  /* opset 13: ReduceSum takes axes as an input, ReduceMean still an attribute. */
+  b = new_builder (13);
+  g = pv_onnx_builder_get_graph (b);
+  pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
+  pv_onnx_graph_add_input (g, "dyn", I64, "2");
+  int64s (g, "axes", axes1, 1);
+  pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "axes"), N ("sum"));
+  n = pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x"), N ("noop"));
+  pv_onnx_node_add_attr_int (n, "noop_with_empty_axes", 1);
+  n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x"), N ("mean"));
+  pv_onnx_node_add_attr_ints (n, "axes", axes1, 1);
+  pv_onnx_node_add_attr_int (n, "keepdims", 0);
+  pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "dyn"), N ("unknown_keep"));
+  n = pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "dyn"), N ("unknown_drop"));
+  pv_onnx_node_add_attr_int (n, "keepdims", 0);
+  out (g, "sum");
+  out (g, "noop");
+  out (g, "mean");
+  out (g, "unknown_keep");
+  out (g, "unknown_drop");
+  r = infer (b);
+  assert_shape (&r, "sum", "[batch,1,768]");
+  assert_shape (&r, "noop", "[batch,seq,768]");
+  assert_shape (&r, "mean", "[batch,768]");
+  {
+    /* Axes unknown: the rank stays, each dim is unknowable. */
+    const PvValueShape *s = get (&r, "unknown_keep");
+    g_assert_cmpint (s->rank, ==, 3);
+    g_assert_nonnull (pv_dim_symbol_name (s->dims[0]));
+    g_assert_false (s->dims[0] == sym (&r, "batch"));
+    g_assert_false (pv_dim_is_const (s->dims[2], NULL));
+    /* Two axes go when keepdims=0. */
+    g_assert_cmpint (get (&r, "unknown_drop")->rank, ==, 1);
+  }
+  inferred_clear (&r);
+
+  /* opset 18: axes is an input for every reduction. */
+  b = new_builder (18);
+  g = pv_onnx_builder_get_graph (b);
+  pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
+  int64s (g, "axes", axes_neg, 2);
+  n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x", "axes"), N ("mean"));
+  pv_onnx_node_add_attr_int (n, "keepdims", 0);
+  pv_onnx_graph_add_node (g, "ReduceL2", NULL, N ("x", "axes"), N ("l2"));
+  pv_onnx_graph_add_node (g, "ReduceMax", NULL, N ("x"), N ("all"));
+  out (g, "mean");
+  out (g, "l2");
+  out (g, "all");
+  r = infer (b);
+  assert_shape (&r, "mean", "[seq]");
+  assert_shape (&r, "l2", "[1,seq,1]");
+  assert_shape (&r, "all", "[1,1,1]");
+  inferred_clear (&r);
+}
+
+static void
+test_recurrent (void)
+{
+  PvOnnxBuilder *b = new_builder (14);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxNode *n;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "x", F, "seq,batch,32");
+  pv_onnx_graph_add_input (g, "w", F, "2,256,32");
+  pv_onnx_graph_add_input (g, "r", F, "2,256,64");
+  pv_onnx_graph_add_input (g, "xb", F, "batch,seq,32");
+  pv_onnx_graph_add_input (g, "wg", F, "1,48,32");
+  pv_onnx_graph_add_input (g, "rg", F, "1,48,16");
+  n = pv_onnx_graph_add_node (g, "LSTM", NULL, N ("x", "w", "r"), N ("y", "y_h", "y_c"));
+  pv_onnx_node_add_attr_int (n, "hidden_size", 64);
+  pv_onnx_node_add_attr_string (n, "direction", "bidirectional");
+  n = pv_onnx_graph_add_node (g, "GRU", NULL, N ("xb", "wg", "rg"), N ("gy", "gy_h"));
+  pv_onnx_node_add_attr_int (n, "layout", 1);
+  out (g, "y");
+  out (g, "y_h");
+  out (g, "y_c");
+  out (g, "gy");
+  out (g, "gy_h");
+  r = infer (b);
+
+  assert_shape (&r, "y", "[seq,2,batch,64]");
+  assert_shape (&r, "y_h", "[2,batch,64]");
+  assert_shape (&r, "y_c", "[2,batch,64]");
+  /* layout 1, hidden_size from R when the attribute is absent */
+  assert_shape (&r, "gy", "[batch,seq,1,16]");
+  assert_shape (&r, "gy_h", "[batch,1,16]");
+  inferred_clear (&r);
+}
+
+static void
+test_einsum_softmax (void)
+{
+  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxNode *n;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "a", F, "B,I,J");
+  pv_onnx_graph_add_input (g, "bm", F, "B,J,K");
+  pv_onnx_graph_add_input (g, "d", F, "2,3,5,5");
+  pv_onnx_graph_add_input (g, "m", F, "I,J");
+  pv_onnx_graph_add_input (g, "m2", F, "J,K");
+  pv_onnx_graph_add_input (g, "sq", F, "4,4");
+  n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("a", "bm"), N ("bmm"));
+  pv_onnx_node_add_attr_string (n, "equation", "bij, bjk -> bik");
+  n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("d"), N ("diag"));
+  pv_onnx_node_add_attr_string (n, "equation", "...ii->...i");
+  n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("m", "m2"), N ("implicit"));
+  pv_onnx_node_add_attr_string (n, "equation", "ij,jk");
+  n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("sq"), N ("trace"));
+  pv_onnx_node_add_attr_string (n, "equation", "ii");
+  n = pv_onnx_graph_add_node (g, "Softmax", NULL, N ("a"), N ("sm"));
+  pv_onnx_node_add_attr_int (n, "axis", -1);
+  pv_onnx_graph_add_node (g, "CumSum", NULL, N ("a", "m"), N ("cs"));
+  out (g, "bmm");
+  out (g, "diag");
+  out (g, "implicit");
+  out (g, "trace");
+  out (g, "sm");
+  out (g, "cs");
+  r = infer (b);
+
+  assert_shape (&r, "bmm", "[B,I,K]");
+  assert_shape (&r, "diag", "[2,3,5]");
+  assert_shape (&r, "implicit", "[I,K]");
+  assert_shape (&r, "trace", "[]");
+  assert_shape (&r, "sm", "[B,I,J]");
+  assert_shape (&r, "cs", "[B,I,J]");
+  inferred_clear (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/infer/elementwise/unary-cast", test_unary_and_cast);
+  g_test_add_func ("/infer/elementwise/broadcast", test_broadcast);
+  g_test_add_func ("/infer/elementwise/data", test_data_propagation);
+  g_test_add_func ("/infer/nn/conv", test_conv);
+  g_test_add_func ("/infer/nn/pool", test_pool);
+  g_test_add_func ("/infer/nn/normalization", test_normalization);
+  g_test_add_func ("/infer/nn/matmul-gemm", test_matmul_gemm);
+  g_test_add_func ("/infer/nn/reductions", test_reductions);
+  g_test_add_func ("/infer/nn/recurrent", test_recurrent);
+  g_test_add_func ("/infer/nn/einsum-softmax", test_einsum_softmax);
+  return g_test_run ();
+}

@@ -1,0 +1,31 @@
+/* pv-liveness.h: which values own a buffer, and from when to when.
+ *
+ * Liveness on ONNX Runtime's execution order (graph->order): every buffer
+ * owner (a node output that is not a view) lives from the step that defines
+ * it to the last step that uses it or any view of it; graph outputs live to
+ * the last step. Weights (initializers, Constants) and outer-scope values are
+ * not owned here; graph inputs are owners only when asked. */
+#pragma once
+
+#include "pv-graph.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  int n_values;
+  int n_steps;        /* graph->n_nodes */
+  int *root;          /* value id -> owner whose buffer it uses (itself for owners), -1: not planned here */
+  int *def;           /* owner -> defining step (-1 for graph inputs: live from the start) */
+  int *use_end;       /* owner -> last step that reads it or a view of it (>= def) */
+  int *owners;        /* owner value ids: graph inputs by id, then in step and output order */
+  int n_owners;
+} PvLiveness;
+
+/* @view_source: value id -> the value it is a view of (an Alias output's
+ * input), or -1; may be NULL for "no views". Views of views resolve to the
+ * first owner. A view of a weight or of an excluded value is not planned. */
+PvLiveness *pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs);
+void pv_liveness_free (PvLiveness *liveness);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvLiveness, pv_liveness_free)
+
+G_END_DECLS

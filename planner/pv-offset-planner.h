@@ -1,0 +1,38 @@
+/* pv-offset-planner.h: byte offsets in one arena for buffers with known
+ * lifetimes, and the lower bound any such plan must meet.
+ *
+ * Buffers are (size, first step, last step) triples, inclusive. Two buffers
+ * whose step ranges intersect must not overlap in the arena. The planner is
+ * TFLite's greedy-by-size (each buffer, largest first, goes into the
+ * smallest gap among the buffers already placed that are live at the same
+ * time), run under several orderings, keeping the best. LOAD, the largest
+ * total size live at one step, is a lower bound for every plan. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 size;
+  int first;     /* first step it is live (may be -1: before the first step) */
+  int last;      /* last step it is live, >= first */
+} PvBufferLife;
+
+typedef struct {
+  guint64 *offsets;      /* per buffer, multiple of the alignment */
+  guint64 peak_bytes;    /* arena size: max offset + aligned size */
+  guint64 load_bytes;    /* lower bound (aligned sizes) */
+  const char *ordering;  /* name of the ordering that won */
+} PvOffsetPlan;
+
+/* @alignment: power of two (64 by default in planviz). */
+PvOffsetPlan *pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment);
+void pv_offset_plan_free (PvOffsetPlan *plan);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOffsetPlan, pv_offset_plan_free)
+
+/* Max over steps of the summed sizes live at that step (sizes rounded up to
+ * @alignment; pass 1 for raw bytes). */
+guint64 pv_buffers_load (const PvBufferLife *buffers, int n, guint64 alignment);
+
+G_END_DECLS

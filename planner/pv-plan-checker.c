@@ -1,0 +1,391 @@
+#include "pv-plan-checker.h"
+
+#include <stdlib.h>
+
+/* One memory object: a value and all its views. */
+typedef struct {
+  int root;            /* value id */
+  int def_node;        /* -1: exists before the first step (graph input) */
+  gboolean to_end;     /* a graph output: read after the last step */
+  int *uses;           /* reading nodes */
+  int n_uses;
+  int def_pos;         /* global order position of def_node, -1 before the first step */
+  PvPlacement place;
+} Object;
+
+typedef struct {
+  const PvGraph *graph;
+  int n_streams;
+  int *stream;         /* node -> stream */
+  int *position;       /* node -> position in its stream */
+  int *reach;          /* node * n_streams + s -> first position in s reached strictly after node */
+} Order;
+
+void
+pv_check_result_free (PvCheckResult *result)
+{
+  if (result == NULL)
+    return;
+  for (int i = 0; i < result->n_violations; i++)
+    g_free (result->violations[i].message);
+  g_free (result->violations);
+  g_free (result);
+}
+
+static int
+object_root (const int *view_source, int n_values, int v)
+{
+  for (int hops = 0; view_source && view_source[v] >= 0 && hops < n_values; hops++)
+    v = view_source[v];
+  return v;
+}
+
+/* Reachability by stream: reach[u][s] is the first position of stream s
+ * that u happens-before (program order + sync edges), or INT_MAX. Filled in
+ * reverse of graph->order, a topological order of data, stream and sync
+ * edges alike (every stream runs in global topological order). */
+static void
+order_init (Order *o, const PvGraph *g, const PvCheckSchedule *schedule)
+{
+  int n = g->n_nodes, k;
+  g_autofree int *next_in_stream = g_new (int, MAX (n, 1));
+  g_autofree int *last_seen = NULL;
+  GArray **sync_out = g_new0 (GArray *, MAX (n, 1));
+
+  o->graph = g;
+  o->n_streams = 1;
+  o->stream = g_new0 (int, MAX (n, 1));
+  o->position = g_new0 (int, MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    {
+      o->stream[i] = schedule && schedule->node_stream ? schedule->node_stream[i] : 0;
+      o->position[i] = schedule && schedule->node_position ? schedule->node_position[i] : g->nodes[i].order_position;
+      o->n_streams = MAX (o->n_streams, o->stream[i] + 1);
+    }
+  k = o->n_streams;
+  /* The next node of each stream, walking the global order backwards. */
+  last_seen = g_new (int, k);
+  for (int s = 0; s < k; s++)
+    last_seen[s] = -1;
+  for (int i = n - 1; i >= 0; i--)
+    {
+      int id = g->order[i];
+      next_in_stream[id] = last_seen[o->stream[id]];
+      last_seen[o->stream[id]] = id;
+    }
+  for (int e = 0; schedule && e < schedule->n_sync_edges; e++)
+    {
+      int from = schedule->sync_edges[e][0], to = schedule->sync_edges[e][1];
+      if (from < 0 || from >= n || to < 0 || to >= n)
+        continue;
+      if (sync_out[from] == NULL)
+        sync_out[from] = g_array_new (FALSE, FALSE, sizeof (int));
+      g_array_append_val (sync_out[from], to);
+    }
+  o->reach = g_new (int, (gsize) MAX (n, 1) * k);
+  for (int i = n - 1; i >= 0; i--)
+    {
+      int u = g->order[i], *r = &o->reach[(gsize) u * k];
+      for (int s = 0; s < k; s++)
+        r[s] = G_MAXINT;
+      if (next_in_stream[u] >= 0)
+        {
+          int w = next_in_stream[u];
+          r[o->stream[w]] = MIN (r[o->stream[w]], o->position[w]);
+          for (int s = 0; s < k; s++)
+            r[s] = MIN (r[s], o->reach[(gsize) w * k + s]);
+        }
+      for (guint j = 0; sync_out[u] && j < sync_out[u]->len; j++)
+        {
+          int w = g_array_index (sync_out[u], int, j);
+          r[o->stream[w]] = MIN (r[o->stream[w]], o->position[w]);
+          for (int s = 0; s < k; s++)
+            r[s] = MIN (r[s], o->reach[(gsize) w * k + s]);
+        }
+    }
+  for (int i = 0; i < n; i++)
+    if (sync_out[i])
+      g_array_unref (sync_out[i]);
+  g_free (sync_out);
+}
+
+static void
+order_clear (Order *o)
+{
+  g_free (o->stream);
+  g_free (o->position);
+  g_free (o->reach);
+}
+
+/* Does node @u finish before node @d starts? */
+static gboolean
+happens_before (const Order *o, int u, int d)
+{
+  if (u < 0)
+    return TRUE;
+  if (d < 0)
+    return FALSE;
+  return o->reach[(gsize) u * o->n_streams + o->stream[d]] <= o->position[d];
+}
+
+/* Node @d may write @b over @a, a value it reads, when its kernel allows the
+ * pair in place (@may_inplace_source[b] is a member of a's object). */
+static gboolean
+in_place (const Object *a, const Object *b, const int *inplace_root)
+{
+  return inplace_root && inplace_root[b->root] == a->root;
+}
+
+/* May @b take bytes @a held? Every reader of @a must be done before @b is
+ * written (or be the node writing @b in place), and @a must not be read
+ * after the last step. */
+static gboolean
+ordered_before (const Order *o, const Object *a, const Object *b, const int *inplace_root, int *bad_use)
+{
+  if (a->to_end)
+    {
+      *bad_use = -1;
+      return FALSE;
+    }
+  if (!happens_before (o, a->def_node, b->def_node) && a->def_node != b->def_node)
+    {
+      *bad_use = a->def_node;
+      return FALSE;
+    }
+  for (int i = 0; i < a->n_uses; i++)
+    {
+      int u = a->uses[i];
+      if (u == b->def_node && in_place (a, b, inplace_root))
+        continue;
+      if (!happens_before (o, u, b->def_node))
+        {
+          *bad_use = u;
+          return FALSE;
+        }
+    }
+  if (a->def_node == b->def_node && !in_place (a, b, inplace_root))
+    {
+      *bad_use = a->def_node;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+node_label (const PvGraph *g, int node)
+{
+  return node >= 0 ? g->nodes[node].name : "(before the first step)";
+}
+
+static void
+add_violation (GArray *out, PvViolationKind kind, int a, int b, int step_a, int step_b, char *message)
+{
+  PvViolation v = { kind, a, b, step_a, step_b, message };
+  g_array_append_val (out, v);
+}
+
+/* By region, then definition position, then value id. */
+static int
+compare_objects (const void *x, const void *y, void *data)
+{
+  const Object *objects = data;
+  const Object *a = &objects[*(const int *) x], *b = &objects[*(const int *) y];
+
+  if (a->place.region != b->place.region)
+    return a->place.region < b->place.region ? -1 : 1;
+  if (a->def_pos != b->def_pos)
+    return a->def_pos < b->def_pos ? -1 : 1;
+  return a->root - b->root;
+}
+
+static char *
+describe_conflict (const PvGraph *g, const Object *a, const Object *b, int bad_use, gboolean cross)
+{
+  g_autofree char *when = bad_use < 0 ? g_strdup ("is a graph output (read after the last step), yet")
+                                      : g_strdup_printf ("is still read by node “%s” when", node_label (g, bad_use));
+
+  return g_strdup_printf ("values “%s” and “%s” share bytes %" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT
+                          " of region %d, but “%s” %s node “%s” writes “%s”%s",
+                          g->values[a->root].name, g->values[b->root].name, MAX (a->place.offset, b->place.offset),
+                          MIN (a->place.offset + a->place.size, b->place.offset + b->place.size), b->place.region,
+                          g->values[a->root].name, when, node_label (g, b->def_node), g->values[b->root].name,
+                          cross ? " on another stream, with no synchronisation between them" : "");
+}
+
+/* One region's objects, in definition order: each against the earlier ones
+ * whose bytes it overlaps and that no later object has superseded. */
+static void
+sweep_region (const Order *order, const PvGraph *g, Object *objs, const int *keys, guint n, const int *inplace_root,
+              GArray *violations)
+{
+  g_autoptr (GArray) active = g_array_new (FALSE, FALSE, sizeof (int));
+
+  for (guint a = 0; a < n; a++)
+    {
+      Object *b = &objs[keys[a]];
+      guint w = 0;
+      for (guint k = 0; k < active->len; k++)
+        {
+          Object *prev = &objs[g_array_index (active, int, k)];
+          gboolean overlap = prev->place.offset < b->place.offset + b->place.size &&
+                             b->place.offset < prev->place.offset + prev->place.size &&
+                             prev->place.size > 0 && b->place.size > 0;
+          int bad_use = -1, ignored;
+          gboolean forward = overlap && ordered_before (order, prev, b, inplace_root, &bad_use);
+          /* Either order is safe if it is guaranteed; the global order only
+           * decides which one is reported. */
+          if (overlap && !forward && !ordered_before (order, b, prev, inplace_root, &ignored))
+            {
+              gboolean cross = bad_use >= 0 && b->def_node >= 0 && order->stream[bad_use] != order->stream[b->def_node];
+              add_violation (violations, cross ? PV_VIOLATION_UNORDERED : PV_VIOLATION_OVERLAP, prev->root, b->root,
+                             bad_use, b->def_node, describe_conflict (g, prev, b, bad_use, cross));
+            }
+          else if (forward && b->place.offset <= prev->place.offset &&
+                   b->place.offset + b->place.size >= prev->place.offset + prev->place.size)
+            continue;  /* b covers prev and safely follows it: prev is superseded */
+          g_array_index (active, int, w++) = g_array_index (active, int, k);
+        }
+      g_array_set_size (active, w);
+      g_array_append_val (active, keys[a]);
+    }
+}
+
+PvCheckResult *
+pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPlacement *placements,
+               const int *view_source, const int *may_inplace_source, const guint64 *required_bytes,
+               int max_violations)
+{
+  int n = graph->n_values;
+  PvCheckResult *result = g_new0 (PvCheckResult, 1);
+  g_autoptr (GArray) violations = g_array_new (FALSE, FALSE, sizeof (PvViolation));
+  g_autofree int *root_of = g_new (int, MAX (n, 1));
+  g_autofree int *object_index = g_new (int, MAX (n, 1));
+  g_autofree int *inplace_root = NULL;
+  GArray *objects = g_array_new (FALSE, TRUE, sizeof (Object));
+  g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (int));
+  Order order;
+
+  order_init (&order, graph, schedule);
+  for (int v = 0; v < n; v++)
+    {
+      root_of[v] = object_root (view_source, n, v);
+      object_index[v] = -1;
+    }
+
+  /* Objects: every root with a placement, and every value that needs bytes. */
+  for (int v = 0; v < n; v++)
+    {
+      int r = root_of[v];
+      gboolean placed = placements[r].region >= 0;
+      if (object_index[r] >= 0 || (!placed && (required_bytes == NULL || required_bytes[v] == 0)))
+        continue;
+      {
+        Object obj = { 0 };
+        obj.root = r;
+        obj.def_node = graph->values[r].producer;
+        obj.def_pos = obj.def_node >= 0 ? graph->nodes[obj.def_node].order_position : -1;
+        obj.place = placements[r];
+        object_index[r] = (int) objects->len;
+        g_array_append_val (objects, obj);
+      }
+    }
+  /* Uses and graph outputs of every member. */
+  {
+    g_autofree int *last_obj = g_new (int, MAX (graph->n_nodes, 1));
+    GArray **uses = g_new0 (GArray *, MAX (objects->len, 1));
+    for (int i = 0; i < graph->n_nodes; i++)
+      last_obj[i] = -1;
+    for (int id = 0; id < graph->n_nodes; id++)
+      {
+        const PvNode *node = &graph->nodes[id];
+        for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
+          {
+            int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
+            int oi = v >= 0 ? object_index[root_of[v]] : -1;
+            if (oi < 0)
+              continue;
+            if (uses[oi] == NULL)
+              uses[oi] = g_array_new (FALSE, FALSE, sizeof (int));
+            if (uses[oi]->len == 0 || g_array_index (uses[oi], int, uses[oi]->len - 1) != id)
+              g_array_append_val (uses[oi], id);
+          }
+      }
+    for (guint i = 0; i < objects->len; i++)
+      {
+        Object *obj = &g_array_index (objects, Object, i);
+        if (uses[i])
+          {
+            obj->n_uses = (int) uses[i]->len;
+            obj->uses = (int *) g_array_free (uses[i], FALSE);
+          }
+      }
+    g_free (uses);
+    for (int i = 0; i < graph->n_outputs; i++)
+      {
+        int oi = object_index[root_of[graph->outputs[i]]];
+        if (oi >= 0)
+          g_array_index (objects, Object, oi).to_end = TRUE;
+      }
+  }
+
+  /* In-place pairs, as objects: the writer's object may take the reader's bytes. */
+  if (may_inplace_source)
+    {
+      inplace_root = g_new (int, MAX (n, 1));
+      for (int v = 0; v < n; v++)
+        inplace_root[v] = -1;
+      for (int v = 0; v < n; v++)
+        if (may_inplace_source[v] >= 0)
+          inplace_root[root_of[v]] = root_of[may_inplace_source[v]];
+    }
+
+  /* Every value that needs bytes has them, from its object's placement. */
+  for (int v = 0; v < n && required_bytes; v++)
+    {
+      const Object *obj;
+      if (required_bytes[v] == 0)
+        continue;
+      obj = object_index[root_of[v]] >= 0 ? &g_array_index (objects, Object, object_index[root_of[v]]) : NULL;
+      if (obj == NULL || obj->place.region < 0)
+        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
+                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but has no memory",
+                                        graph->values[v].name, required_bytes[v]));
+      else if (obj->place.size < required_bytes[v])
+        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
+                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but its memory holds only %"
+                                        G_GUINT64_FORMAT, graph->values[v].name, required_bytes[v], obj->place.size));
+    }
+
+  for (guint i = 0; i < objects->len; i++)
+    if (g_array_index (objects, Object, i).place.region >= 0)
+      {
+        int idx = (int) i;
+        g_array_append_val (sorted, idx);
+      }
+  g_qsort_with_data (sorted->data, sorted->len, sizeof (int), compare_objects, objects->data);
+  for (guint start = 0, end; start < sorted->len; start = end)
+    {
+      const Object *objs = (const Object *) objects->data;
+      int region = objs[g_array_index (sorted, int, start)].place.region;
+      for (end = start; end < sorted->len && objs[g_array_index (sorted, int, end)].place.region == region; end++)
+        ;
+      sweep_region (&order, graph, (Object *) objects->data, &g_array_index (sorted, int, start), end - start,
+                    inplace_root, violations);
+    }
+
+  for (guint i = 0; i < objects->len; i++)
+    g_free (g_array_index (objects, Object, i).uses);
+  g_array_unref (objects);
+  order_clear (&order);
+
+  result->ok = violations->len == 0;
+  if (max_violations > 0 && (int) violations->len > max_violations)
+    {
+      for (guint i = max_violations; i < violations->len; i++)
+        g_free (g_array_index (violations, PvViolation, i).message);
+      g_array_set_size (violations, max_violations);
+    }
+  result->n_violations = (int) violations->len;
+  result->violations = (PvViolation *) g_array_free (g_steal_pointer (&violations), FALSE);
+  return result;
+}

@@ -1,0 +1,399 @@
+/* The plan checker: accepts safe plans, catches planted faults, and holds
+ * every slot and arena plan of thousands of random graphs. */
+#include <string.h>
+
+#include "pv-model-loader.h"
+#include "pv-offset-planner.h"
+#include "pv-onnx-builder.h"
+#include "pv-plan-checker.h"
+#include "pv-slot-planner.h"
+
+#define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
+#define N PV_ONNX_NAMES
+
+static PvModel *
+load (PvOnnxBuilder *b)
+{
+  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
+  g_autoptr (GError) error = NULL;
+  PvModel *m = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "t.onnx", &error);
+  g_assert_no_error (error);
+  pv_onnx_builder_free (b);
+  return m;
+}
+
+/* x -> a -> b -> c -> y (graph output) */
+static PvModel *
+chain (void)
+{
+  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
+  pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("b"));
+  pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("c"));
+  pv_onnx_graph_add_node (g, "Relu", "n3", N ("c"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  return load (b);
+}
+
+typedef struct {
+  PvPlacement *place;
+  guint64 *need;
+} Plan;
+
+static Plan
+empty_plan (const PvModel *m)
+{
+  Plan p = { g_new (PvPlacement, m->graph->n_values), g_new0 (guint64, m->graph->n_values) };
+  for (int v = 0; v < m->graph->n_values; v++)
+    p.place[v] = (PvPlacement) { -1, 0, 0 };
+  return p;
+}
+
+static void
+put (const PvModel *m, Plan *p, const char *name, int region, guint64 offset, guint64 size)
+{
+  int v = pv_graph_find_value (m->graph, name);
+  p->place[v] = (PvPlacement) { region, offset, size };
+  p->need[v] = 16;
+}
+
+static void
+plan_clear (Plan *p)
+{
+  g_free (p->place);
+  g_free (p->need);
+}
+
+static PvCheckResult *
+check (const PvModel *m, const Plan *p, const PvCheckSchedule *schedule, const int *inplace)
+{
+  return pv_plan_check (m->graph, schedule, p->place, NULL, inplace, p->need, 0);
+}
+
+static void
+test_safe_chain (void)
+{
+  g_autoptr (PvModel) m = chain ();
+  Plan p = empty_plan (m);
+  g_autoptr (PvCheckResult) r = NULL;
+
+  /* a and c share a region: a is dead (last read by n1) before n2 writes c. */
+  put (m, &p, "a", 0, 0, 16);
+  put (m, &p, "b", 1, 0, 16);
+  put (m, &p, "c", 0, 0, 16);
+  put (m, &p, "y", 2, 0, 16);
+  r = check (m, &p, NULL, NULL);
+  g_assert_true (r->ok);
+  g_assert_cmpint (r->n_violations, ==, 0);
+  plan_clear (&p);
+}
+
+static void
+test_overlap_caught (void)
+{
+  g_autoptr (PvModel) m = chain ();
+  Plan p = empty_plan (m);
+  g_autoptr (PvCheckResult) r = NULL;
+
+  /* b is written by n1 while a is still read by n1: not in place. */
+  put (m, &p, "a", 0, 0, 16);
+  put (m, &p, "b", 0, 8, 16);
+  put (m, &p, "c", 1, 0, 16);
+  put (m, &p, "y", 2, 0, 16);
+  r = check (m, &p, NULL, NULL);
+  g_assert_false (r->ok);
+  g_assert_cmpint (r->n_violations, ==, 1);
+  g_assert_cmpint (r->violations[0].kind, ==, PV_VIOLATION_OVERLAP);
+  g_assert_cmpstr (r->violations[0].message, ==,
+                   "values “a” and “b” share bytes 8–16 of region 0, but “a” is still read by node “n1” when "
+                   "node “n1” writes “b”");
+  g_clear_pointer (&r, pv_check_result_free);
+
+  /* The same sharing is fine when n1's kernel may work in place. */
+  {
+    g_autofree int *inplace = g_new (int, m->graph->n_values);
+    for (int v = 0; v < m->graph->n_values; v++)
+      inplace[v] = -1;
+    inplace[pv_graph_find_value (m->graph, "b")] = pv_graph_find_value (m->graph, "a");
+    r = check (m, &p, NULL, inplace);
+    g_assert_true (r->ok);
+  }
+  plan_clear (&p);
+}
+
+static void
+test_graph_output_reused_caught (void)
+{
+  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvCheckResult) r = NULL;
+  Plan p;
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("out"));
+  pv_onnx_graph_add_node (g, "Neg", "n1", N ("out"), N ("a"));
+  pv_onnx_graph_add_node (g, "Neg", "n2", N ("a"), N ("y"));
+  pv_onnx_graph_add_output (g, "out", F, "4");
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  m = load (b);
+  p = empty_plan (m);
+  put (m, &p, "out", 0, 0, 16);
+  put (m, &p, "a", 1, 0, 16);
+  put (m, &p, "y", 0, 0, 16);  /* out's last reader is n1, but it is a graph output */
+  r = check (m, &p, NULL, NULL);
+  g_assert_false (r->ok);
+  g_assert_cmpint (r->violations[0].value_a, ==, pv_graph_find_value (m->graph, "out"));
+  g_assert_cmpint (r->violations[0].value_b, ==, pv_graph_find_value (m->graph, "y"));
+  g_assert_nonnull (strstr (r->violations[0].message, "is a graph output"));
+  plan_clear (&p);
+}
+
+static void
+test_no_memory_caught (void)
+{
+  g_autoptr (PvModel) m = chain ();
+  Plan p = empty_plan (m);
+  g_autoptr (PvCheckResult) r = NULL;
+
+  put (m, &p, "a", 0, 0, 16);
+  put (m, &p, "b", 1, 0, 8);   /* too small */
+  put (m, &p, "c", 2, 0, 16);
+  p.need[pv_graph_find_value (m->graph, "y")] = 16;  /* needs bytes, has none */
+  r = check (m, &p, NULL, NULL);
+  g_assert_false (r->ok);
+  g_assert_cmpint (r->n_violations, ==, 2);
+  g_assert_cmpint (r->violations[0].kind, ==, PV_VIOLATION_NO_MEMORY);
+  g_assert_cmpstr (r->violations[0].message, ==, "value “b” needs 16 bytes but its memory holds only 8");
+  g_assert_cmpstr (r->violations[1].message, ==, "value “y” needs 16 bytes but has no memory");
+  plan_clear (&p);
+}
+
+/* Two streams: n0 -> a on stream 0 is read by n1 on stream 1; c on stream 0
+ * reuses a's bytes. Safe only if n1 happens-before n2. */
+static void
+test_cross_stream (void)
+{
+  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvCheckResult) r = NULL;
+  g_autofree int *stream = NULL, *position = NULL;
+  int n0, n1, n2, n3;
+  Plan p;
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  /* Model order n0, n2, n1, n3 makes ORT's order n0, n1, n2, n3. */
+  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
+  pv_onnx_graph_add_node (g, "Neg", "n2", N ("x"), N ("c"));    /* stream 0 */
+  pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("b"));   /* stream 1 */
+  pv_onnx_graph_add_node (g, "Add", "n3", N ("b", "c"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  m = load (b);
+  n0 = pv_graph_find_node (m->graph, "n0");
+  n1 = pv_graph_find_node (m->graph, "n1");
+  n2 = pv_graph_find_node (m->graph, "n2");
+  n3 = pv_graph_find_node (m->graph, "n3");
+  stream = g_new0 (int, m->graph->n_nodes);
+  position = g_new0 (int, m->graph->n_nodes);
+  stream[n1] = 1;
+  /* stream 0 runs n0, n2, n3 in this order; stream 1 runs n1 */
+  position[n0] = 0;
+  position[n2] = 1;
+  position[n3] = 2;
+  position[n1] = 0;
+  g_assert_cmpint (m->graph->order[0], ==, n0);
+  g_assert_cmpint (m->graph->order[1], ==, n1);
+  p = empty_plan (m);
+  put (m, &p, "a", 0, 0, 16);
+  put (m, &p, "c", 0, 0, 16);
+  put (m, &p, "b", 1, 0, 16);
+  put (m, &p, "y", 2, 0, 16);
+  {
+    /* Only the data edges: n0 -> n1 (a) and n1 -> n3 (b). Nothing orders
+     * n1's read of a before n2's write of c. */
+    const int edges[][2] = { { n0, n1 }, { n1, n3 } };
+    PvCheckSchedule schedule = { stream, position, edges, 2 };
+    r = check (m, &p, &schedule, NULL);
+    g_assert_false (r->ok);
+    g_test_message ("%s", r->violations[0].message);
+    g_assert_cmpint (r->violations[0].kind, ==, PV_VIOLATION_UNORDERED);
+    g_assert_nonnull (strstr (r->violations[0].message, "on another stream, with no synchronisation"));
+    g_clear_pointer (&r, pv_check_result_free);
+  }
+  {
+    /* A barrier before n2 waiting for n1 makes it safe. */
+    const int edges[][2] = { { n0, n1 }, { n1, n3 }, { n1, n2 } };
+    PvCheckSchedule schedule = { stream, position, edges, 3 };
+    r = check (m, &p, &schedule, NULL);
+    g_assert_true (r->ok);
+  }
+  plan_clear (&p);
+}
+
+/* ---- random graphs ---- */
+
+typedef struct {
+  GHashTable *sizes;  /* value name -> bytes */
+  const PvGraph *graph;
+} RandomSizes;
+
+static PvSizeResult
+random_sizes (gpointer data, int v, guint64 *bytes_out)
+{
+  RandomSizes *rs = data;
+  gpointer size;
+  if (!g_hash_table_lookup_extended (rs->sizes, rs->graph->values[v].name, NULL, &size))
+    return PV_SIZE_NONE;
+  *bytes_out = GPOINTER_TO_UINT (size);
+  return PV_SIZE_KNOWN;
+}
+
+/* A random DAG: each node reads 1-3 earlier values (fan-in), some values are
+ * read many times (fan-out), some nodes are Reshape views of their input. */
+static PvModel *
+random_dag (GRand *rand, GHashTable *sizes, int **views_out)
+{
+  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  int n_nodes = g_rand_int_range (rand, 2, 30);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) view_names = g_ptr_array_new ();
+  PvModel *m;
+  int *views;
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  g_ptr_array_add (names, g_strdup ("x"));
+  for (int i = 0; i < n_nodes; i++)
+    {
+      int fan_in = g_rand_int_range (rand, 1, 4);
+      const char *inputs[4] = { NULL };
+      g_autofree char *node = g_strdup_printf ("n%d", i);
+      char *out = g_strdup_printf ("v%d", i);
+      gboolean view = g_rand_int_range (rand, 0, 6) == 0;
+      if (view)
+        fan_in = 1;
+      for (int k = 0; k < fan_in; k++)
+        {
+          /* Prefer recent values, sometimes reach far back. */
+          int pick = g_rand_boolean (rand) ? (int) names->len - 1 - g_rand_int_range (rand, 0, MIN (3, (int) names->len))
+                                           : g_rand_int_range (rand, 0, names->len);
+          inputs[k] = names->pdata[MAX (pick, 0)];
+        }
+      pv_onnx_graph_add_node (g, view ? "Identity" : "Sum", node, inputs, (const char *const[]) { out, NULL });
+      g_hash_table_insert (sizes, g_strdup (out), GUINT_TO_POINTER (g_rand_int_range (rand, 1, 5) * 64));
+      if (view)
+        g_ptr_array_add (view_names, out);
+      g_ptr_array_add (names, out);
+    }
+  /* The last value and a random earlier one are graph outputs. */
+  pv_onnx_graph_add_output (g, names->pdata[names->len - 1], F, "4");
+  if (names->len > 3 && g_rand_boolean (rand))
+    pv_onnx_graph_add_output (g, names->pdata[g_rand_int_range (rand, 1, names->len - 1)], F, "4");
+  m = load (b);
+  views = g_new (int, m->graph->n_values);
+  for (int v = 0; v < m->graph->n_values; v++)
+    views[v] = -1;
+  for (guint i = 0; i < view_names->len; i++)
+    {
+      int v = pv_graph_find_value (m->graph, view_names->pdata[i]);
+      const PvNode *node = &m->graph->nodes[m->graph->values[v].producer];
+      views[v] = node->inputs[0];
+    }
+  *views_out = views;
+  return m;
+}
+
+static void
+test_random_plans_pass_and_faults_are_caught (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  int graphs = g_test_slow () ? 10000 : 10000, caught = 0, planted = 0;
+
+  for (int round = 0; round < graphs; round++)
+    {
+      g_autoptr (GHashTable) sizes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autofree int *views = NULL;
+      g_autoptr (PvModel) m = random_dag (rand, sizes, &views);
+      RandomSizes rs = { sizes, m->graph };
+      g_autoptr (PvSlotPlan) slots = pv_slot_plan_new (m->graph, views, FALSE, random_sizes, &rs);
+      const PvLiveness *live = slots->liveness;
+      int n = m->graph->n_values;
+      g_autofree PvPlacement *place = g_new (PvPlacement, n);
+      g_autofree guint64 *need = g_new0 (guint64, n);
+      g_autofree PvBufferLife *buffers = g_new (PvBufferLife, MAX (live->n_owners, 1));
+      g_autofree int *owner_of_buffer = g_new (int, MAX (live->n_owners, 1));
+      g_autoptr (PvCheckResult) r = NULL;
+      g_autoptr (PvOffsetPlan) arena = NULL;
+      int nb = 0;
+
+      g_assert_false (slots->deferred);
+      /* The slot plan. */
+      for (int v = 0; v < n; v++)
+        {
+          int s = slots->slot_of[v];
+          place[v] = s >= 0 ? (PvPlacement) { s, 0, slots->slots[s].capacity } : (PvPlacement) { -1, 0, 0 };
+          need[v] = s >= 0 ? slots->bytes[v] : 0;
+        }
+      r = pv_plan_check (m->graph, NULL, place, views, NULL, need, 0);
+      if (!r->ok)
+        g_error ("round %d: slot plan rejected: %s", round, r->violations[0].message);
+      g_assert_cmpuint (slots->peak_bytes, <=, slots->naive_bytes);
+      g_clear_pointer (&r, pv_check_result_free);
+
+      /* The arena plan over the same owners. */
+      for (int i = 0; i < live->n_owners; i++)
+        {
+          int v = live->owners[i];
+          buffers[nb] = (PvBufferLife) { slots->bytes[v], live->def[v], live->use_end[v] };
+          owner_of_buffer[nb++] = v;
+        }
+      arena = pv_offset_plan_new (buffers, nb, 64);
+      g_assert_cmpuint (arena->peak_bytes, >=, pv_buffers_load (buffers, nb, 64));
+      g_assert_cmpuint (slots->peak_bytes, >=, pv_buffers_load (buffers, nb, 1));
+      for (int i = 0; i < nb; i++)
+        place[owner_of_buffer[i]] = (PvPlacement) { 0, arena->offsets[i], slots->bytes[owner_of_buffer[i]] };
+      r = pv_plan_check (m->graph, NULL, place, views, NULL, need, 0);
+      if (!r->ok)
+        g_error ("round %d: arena plan rejected: %s", round, r->violations[0].message);
+      g_clear_pointer (&r, pv_check_result_free);
+
+      /* Plant a fault: move one owner onto another owner live at the same time. */
+      for (int i = 0; i < nb && planted <= round; i++)
+        for (int j = 0; j < nb; j++)
+          if (i != j && buffers[i].first <= buffers[j].last && buffers[j].first <= buffers[i].last)
+            {
+              place[owner_of_buffer[i]].offset = place[owner_of_buffer[j]].offset;
+              planted++;
+              r = pv_plan_check (m->graph, NULL, place, views, NULL, need, 0);
+              caught += !r->ok;
+              if (r->ok)
+                g_error ("round %d: planted overlap of %s and %s not caught", round,
+                         m->graph->values[owner_of_buffer[i]].name, m->graph->values[owner_of_buffer[j]].name);
+              i = nb;
+              break;
+            }
+    }
+  g_test_message ("%d random graphs; %d planted faults, %d caught", graphs, planted, caught);
+  g_assert_cmpint (planted, >, graphs / 2);
+  g_assert_cmpint (caught, ==, planted);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/checker/safe-chain", test_safe_chain);
+  g_test_add_func ("/checker/overlap-caught", test_overlap_caught);
+  g_test_add_func ("/checker/graph-output-reused-caught", test_graph_output_reused_caught);
+  g_test_add_func ("/checker/no-memory-caught", test_no_memory_caught);
+  g_test_add_func ("/checker/cross-stream", test_cross_stream);
+  g_test_add_func ("/checker/random-plans", test_random_plans_pass_and_faults_are_caught);
+  return g_test_run ();
+}

@@ -62,6 +62,14 @@ d_div (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
   return NULL;
 }
 
+/* Copies @s's dims (s->rank entries) into @dims. */
+static void
+copy_dims (const PvDimExpr **dims, const PvValueShape *s)
+{
+  for (int i = 0; i < s->rank; i++)
+    dims[i] = s->dims[i];
+}
+
 static gboolean
 has_rank (const PvValueShape *s)
 {
@@ -149,7 +157,7 @@ infer_bias_split_gelu (PvInferContext *ctx, const PvNode *node)
   if (!has_rank (x) || x->rank < 1)
     return set_like (ctx, 0, x, x->elem_type);
   dims = g_new0 (const PvDimExpr *, x->rank);
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * x->rank);
+  copy_dims (dims, x);
   dims[x->rank - 1] = or_fresh (ctx, d_div (ctx, x->dims[x->rank - 1], cst (ctx, 2)), "biassplitgelu");
   pv_infer_set_output (ctx, 0, x->elem_type, x->rank, dims);
   return TRUE;
@@ -617,7 +625,7 @@ infer_matmul_nbits (PvInferContext *ctx, const PvNode *node)
       return TRUE;
     }
   dims = g_new0 (const PvDimExpr *, a->rank);
-  memcpy (dims, a->dims, sizeof (const PvDimExpr *) * a->rank);
+  copy_dims (dims, a);
   dims[a->rank - 1] = or_fresh (ctx, n_attr != NULL ? cst (ctx, n_attr->i) : NULL, "matmulnbits");
   pv_infer_set_output (ctx, 0, a->elem_type, a->rank, dims);
   return TRUE;

@@ -106,6 +106,14 @@ dims_product (PvInferContext *ctx, const PvDimExpr *const *dims, int from, int t
   return p;
 }
 
+/* Copies @s's dims (s->rank entries) into @dims. */
+static void
+copy_dims (const PvDimExpr **dims, const PvValueShape *s)
+{
+  for (int i = 0; i < s->rank; i++)
+    dims[i] = s->dims[i];
+}
+
 static gboolean
 has_rank (const PvValueShape *s)
 {
@@ -790,7 +798,13 @@ infer_split (PvInferContext *ctx, const PvNode *node)
         sizes[k] = cst (ctx, split[k]);
     }
   else if (n_split == -1)
-    ; /* unknown sizes: fresh below */
+    {
+      /* Sizes computed at run time, when their expressions are known. */
+      int n_e = 0;
+      const PvDimExpr *const *e = in_data (ctx, 1, &n_e);
+      for (int k = 0; e != NULL && k < n_out && k < n_e; k++)
+        sizes[k] = e[k];
+    }
   else
     {
       /* Equal parts; from opset 18 with num_outputs the last may be smaller. */
@@ -831,7 +845,7 @@ infer_split (PvInferContext *ctx, const PvNode *node)
     }
 
   dims = g_new0 (const PvDimExpr *, MAX (x->rank, 1));
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * x->rank);
+  copy_dims (dims, x);
   {
     int offset = 0;
     gboolean offsets_known = TRUE;
@@ -968,6 +982,85 @@ slice_axis (PvInferContext *ctx, const PvDimExpr *d_expr, gint64 start, gint64 e
     }
 }
 
+/* Start position of a step > 0 slice of an axis of length @d. */
+static const PvDimExpr *
+slice_start_pos (PvInferContext *ctx, const PvDimExpr *d, const PvDimExpr *start, BoundKind *kind)
+{
+  gint64 v;
+
+  if (!is_const (start, &v))
+    {
+      *kind = BOUND_IN_RANGE; /* a run-time index: assumed within [0, d] */
+      return start;
+    }
+  if (v >= PV_HUGE_INDEX)
+    {
+      *kind = BOUND_END;
+      return d;
+    }
+  if (v <= -PV_HUGE_INDEX || v == 0)
+    {
+      *kind = BOUND_ZERO;
+      return cst (ctx, 0);
+    }
+  *kind = BOUND_IN_RANGE;
+  return v > 0 ? start : d_add (ctx, d, start);
+}
+
+/* End position of a step > 0 slice of an axis of length @d. */
+static const PvDimExpr *
+slice_end_pos (PvInferContext *ctx, const PvDimExpr *d, const PvDimExpr *end, BoundKind *kind)
+{
+  gint64 v;
+
+  if (end == d || (is_const (end, &v) && v >= PV_HUGE_INDEX))
+    {
+      *kind = BOUND_END;
+      return d;
+    }
+  if (!is_const (end, &v) || v >= 0)
+    {
+      *kind = BOUND_CLAMPED;
+      return d_min (ctx, end, d);
+    }
+  if (v <= -PV_HUGE_INDEX)
+    {
+      *kind = BOUND_ZERO;
+      return cst (ctx, 0);
+    }
+  *kind = BOUND_IN_RANGE;
+  return d_add (ctx, d, end);
+}
+
+/* slice_axis() with bounds that may be run-time expressions (a Shape
+ * element, a sequence length): those are assumed to be valid indices. */
+static const PvDimExpr *
+slice_axis_expr (PvInferContext *ctx, const PvDimExpr *d, const PvDimExpr *start, const PvDimExpr *end, gint64 step,
+                 gint64 *start_out)
+{
+  gint64 sv, ev, cv;
+  const PvDimExpr *ps, *pe, *count;
+  BoundKind ks, ke;
+
+  if (is_const (start, &sv) && is_const (end, &ev))
+    return slice_axis (ctx, d, sv, ev, step, start_out);
+  *start_out = -1;
+  if (step <= 0 || start == NULL || end == NULL)
+    return NULL;
+  ps = slice_start_pos (ctx, d, start, &ks);
+  pe = slice_end_pos (ctx, d, end, &ke);
+  count = d_sub (ctx, pe, ps);
+  if (count != NULL && step > 1)
+    count = pv_dim_ceil_div (pv_infer_pool (ctx), count, step);
+  if (count == NULL)
+    return NULL;
+  if (is_const (count, &cv))
+    return cst (ctx, MAX (cv, 0));
+  if (ke == BOUND_CLAMPED && ks != BOUND_ZERO)
+    count = d_max (ctx, cst (ctx, 0), count);
+  return count;
+}
+
 static gboolean
 infer_slice (PvInferContext *ctx, const PvNode *node)
 {
@@ -979,6 +1072,8 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
   gboolean contents_ok;
   /* Copies: pv_infer_input_ints() buffers may be reused between calls. */
   g_autofree gint64 *starts_c = NULL, *ends_c = NULL, *axes_c = NULL, *steps_c = NULL;
+  const PvDimExpr *const *starts_e = NULL, *const *ends_e = NULL;
+  int n;
 
   if (x == NULL)
     return FALSE;
@@ -995,28 +1090,34 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
   n_axes = ints_attr_or_input (ctx, node, "axes", 3, 10, &axes_v);
   axes_c = n_axes > 0 ? g_memdup2 (axes_v, sizeof (gint64) * n_axes) : NULL;
   n_steps = node->opset >= 10 ? ints_attr_or_input (ctx, node, "steps", 4, 10, &steps) : -2;
+  /* Run-time bounds (Shape elements and the like) as expressions. */
+  if (node->opset >= 10)
+    {
+      if (n_starts == -1 && (starts_e = in_data (ctx, 1, &n)) != NULL)
+        n_starts = n;
+      if (n_ends == -1 && (ends_e = in_data (ctx, 2, &n)) != NULL)
+        n_ends = n;
+    }
   steps_c = n_steps > 0 ? g_memdup2 (steps, sizeof (gint64) * n_steps) : NULL;
 
   dims = g_new0 (const PvDimExpr *, MAX (r, 1));
   first = g_new0 (gint64, MAX (r, 1));
   step_of = g_new0 (gint64, MAX (r, 1));
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * r);
+  copy_dims (dims, x);
   for (int i = 0; i < r; i++)
     step_of[i] = 1;
   contents_ok = TRUE;
 
+  n = n_axes >= 0 ? n_axes : n_starts >= 0 ? n_starts : n_ends;
   if (n_axes == -1 || (n_axes == -2 && n_starts < 0 && n_ends < 0))
     {
       /* Which axes change is unknown: every dim is unknown. */
-      int n = n_starts >= 0 ? n_starts : n_ends >= 0 ? n_ends : in_vector_length (ctx, 1);
       for (int i = 0; i < r; i++)
         dims[i] = pv_infer_fresh (ctx, "slice");
-      (void) n;
       pv_infer_set_output (ctx, 0, x->elem_type, r, dims);
       return TRUE;
     }
   {
-    int n = n_axes >= 0 ? n_axes : n_starts >= 0 ? n_starts : n_ends;
     gboolean params_known = n_starts >= 0 && n_ends >= 0 && n_steps != -1 && n_starts == n && n_ends == n &&
                             (n_steps < 0 || n_steps == n);
     for (int i = 0; i < n; i++)
@@ -1036,7 +1137,12 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
           }
         st = n_steps > 0 ? steps_c[i] : 1;
         step_of[a] = st;
-        dims[a] = or_fresh (ctx, slice_axis (ctx, x->dims[a], starts_c[i], ends_c[i], st, &first[a]), "slice");
+        if (starts_e == NULL && ends_e == NULL)
+          dims[a] = slice_axis (ctx, x->dims[a], starts_c[i], ends_c[i], st, &first[a]);
+        else
+          dims[a] = slice_axis_expr (ctx, x->dims[a], starts_e != NULL ? starts_e[i] : cst (ctx, starts_c[i]),
+                                     ends_e != NULL ? ends_e[i] : cst (ctx, ends_c[i]), st, &first[a]);
+        dims[a] = or_fresh (ctx, dims[a], "slice");
         if (first[a] < 0)
           contents_ok = FALSE;
       }
@@ -1046,15 +1152,15 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
   /* Contents: gather the selected elements. */
   if (contents_ok && x->data != NULL && r <= PV_MAX_RANK)
     {
-      gint64 in_dims[PV_MAX_RANK], out_dims[PV_MAX_RANK], strides[PV_MAX_RANK], idx[PV_MAX_RANK], n, n_in;
+      gint64 in_dims[PV_MAX_RANK], out_dims[PV_MAX_RANK], strides[PV_MAX_RANK], idx[PV_MAX_RANK], n_out, n_in;
       const PvValueShape out_shape = { .rank = r, .dims = dims };
       if (const_dims (x, in_dims) && numel_small (in_dims, r, &n_in) && n_in == x->n_data &&
-          const_dims (&out_shape, out_dims) && numel_small (out_dims, r, &n))
+          const_dims (&out_shape, out_dims) && numel_small (out_dims, r, &n_out))
         {
-          g_autofree const PvDimExpr **data = g_new0 (const PvDimExpr *, MAX (n, 1));
+          g_autofree const PvDimExpr **data = g_new0 (const PvDimExpr *, MAX (n_out, 1));
           strides_of (in_dims, r, strides);
           memset (idx, 0, sizeof idx);
-          for (gint64 o = 0; o < n; o++)
+          for (gint64 o = 0; o < n_out; o++)
             {
               gint64 src = 0;
               for (int i = 0; i < r; i++)
@@ -1066,7 +1172,7 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
                 else
                   idx[i] = 0;
             }
-          set_contents (ctx, 0, data, (int) n);
+          set_contents (ctx, 0, data, (int) n_out);
         }
     }
   return TRUE;
@@ -1333,7 +1439,7 @@ infer_pad (PvInferContext *ctx, const PvNode *node)
   n_axes = node->opset >= 18 ? ints_attr_or_input (ctx, node, "axes", 3, 18, &axes) : -2;
   axes_c = n_axes > 0 ? g_memdup2 (axes, sizeof (gint64) * n_axes) : NULL;
   dims = g_new0 (const PvDimExpr *, MAX (r, 1));
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * r);
+  copy_dims (dims, x);
   if (n_axes == -1)
     {
       for (int i = 0; i < r; i++)
@@ -1597,7 +1703,7 @@ infer_compress (PvInferContext *ctx, const PvNode *node)
       return FALSE;
     }
   dims = g_new0 (const PvDimExpr *, MAX (x->rank, 1));
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * x->rank);
+  copy_dims (dims, x);
   dims[axis] = count;
   pv_infer_set_output (ctx, 0, x->elem_type, x->rank, dims);
   return TRUE;
@@ -1622,7 +1728,7 @@ infer_unique (PvInferContext *ctx, const PvNode *node)
   else if (has_rank (x) && norm_axis (axis_attr->i, x->rank, &axis))
     {
       g_autofree const PvDimExpr **dims = g_new0 (const PvDimExpr *, x->rank);
-      memcpy (dims, x->dims, sizeof (const PvDimExpr *) * x->rank);
+      copy_dims (dims, x);
       dims[axis] = u;
       pv_infer_set_output (ctx, 0, x->elem_type, x->rank, dims);
       inv = x->dims[axis];
@@ -1677,7 +1783,7 @@ infer_top_k (PvInferContext *ctx, const PvNode *node)
   else
     k = in_scalar (ctx, 1);
   dims = g_new0 (const PvDimExpr *, x->rank);
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * x->rank);
+  copy_dims (dims, x);
   dims[axis] = or_fresh (ctx, k, "topk");
   pv_infer_set_output (ctx, 0, x->elem_type, x->rank, dims);
   pv_infer_set_output (ctx, 1, PV_ELEM_INT64, x->rank, dims);
@@ -1713,13 +1819,13 @@ infer_depth_space (PvInferContext *ctx, const PvNode *node, gboolean to_space)
 
   if (x == NULL)
     return FALSE;
-  if (!has_rank (x) || x->rank != 4 || b <= 0)
+  if (!has_rank (x) || x->rank != 4 || b <= 0 || b > G_MAXINT32)
     {
       set_unknown_rank (ctx, 0, x->elem_type);
       return TRUE;
     }
   bk = cst (ctx, b);
-  bb = cst (ctx, b * b);
+  bb = d_mul (ctx, bk, bk);
   dims[0] = x->dims[0];
   if (to_space)
     {
@@ -1786,7 +1892,8 @@ input_doubles (PvInferContext *ctx, int k, double *out, int max)
   return n;
 }
 
-/* floor(dim * scale) for a float scale. */
+/* floor(dim * scale) for a float scale, computed in single precision as
+ * ONNX Runtime and ONNX's own inference do (10 * 0.7f is 7 there). */
 static const PvDimExpr *
 scale_dim (PvInferContext *ctx, const PvDimExpr *dim, double scale)
 {
@@ -1796,12 +1903,12 @@ scale_dim (PvInferContext *ctx, const PvDimExpr *dim, double scale)
     return dim;
   if (is_const (dim, &v))
     {
-      double r = floor ((double) v * scale);
+      double r = floorf ((float) v * (float) scale);
       return r >= 0 && r < 9.0e15 ? cst (ctx, (gint64) r) : NULL;
     }
   if (scale > 0 && scale == floor (scale) && scale < 9.0e15)
     return d_mul (ctx, dim, cst (ctx, (gint64) scale));
-  if (scale > 0 && scale < 1 && 1.0 / scale == floor (1.0 / scale))
+  if (scale > 0 && scale < 1 && 1.0 / scale == floor (1.0 / scale) && 1.0 / scale < 9.0e15)
     return pv_dim_floor_div (pv_infer_pool (ctx), dim, (gint64) (1.0 / scale));
   return NULL;
 }
@@ -1828,7 +1935,7 @@ infer_resize_common (PvInferContext *ctx, const PvNode *node, const double *scal
     }
   r = x->rank;
   dims = g_new0 (const PvDimExpr *, MAX (r, 1));
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * r);
+  copy_dims (dims, x);
 
   n_axes = node->opset >= 18 ? pv_infer_attr_ints (node, "axes", &axes_v) : 0;
   if (axes_v == NULL)
@@ -1894,7 +2001,10 @@ infer_resize_common (PvInferContext *ctx, const PvNode *node, const double *scal
                 }
             }
           for (int i = 0; i < n_axes; i++)
-            dims[axes[i]] = known ? cst (ctx, (gint64) round (scale * (double) in_v[i])) : NULL;
+            {
+              double v = known ? round (scale * (double) in_v[i]) : -1;
+              dims[axes[i]] = v >= 0 && v < 9.0e15 ? cst (ctx, (gint64) v) : NULL;
+            }
         }
       else
         for (int i = 0; i < n_axes; i++)
@@ -2225,7 +2335,7 @@ infer_center_crop_pad (PvInferContext *ctx, const PvNode *node)
   if (axes_v == NULL)
     n_axes = r;
   dims = g_new0 (const PvDimExpr *, MAX (r, 1));
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * r);
+  copy_dims (dims, x);
   if (shape != NULL && n != n_axes)
     {
       pv_infer_warn (ctx, "CenterCropPad: %d sizes for %d axes", n, n_axes);
@@ -2288,7 +2398,7 @@ infer_dft (PvInferContext *ctx, const PvNode *node)
       return FALSE;
     }
   dims = g_new0 (const PvDimExpr *, r);
-  memcpy (dims, x->dims, sizeof (const PvDimExpr *) * r);
+  copy_dims (dims, x);
   if (onesided && inverse)
     {
       /* Inverse of a one-sided spectrum: a real signal of dft_length, by
@@ -2338,6 +2448,118 @@ infer_stft (PvInferContext *ctx, const PvNode *node)
   for (int i = 0; i < 3; i++)
     dims[i] = or_fresh (ctx, dims[i], "stft");
   pv_infer_set_output (ctx, 0, x->elem_type, 4, dims);
+  return TRUE;
+}
+
+/* ---- generators and small ONNX additions ---- */
+
+/* HannWindow, HammingWindow, BlackmanWindow: [size]. */
+static gboolean
+infer_window (PvInferContext *ctx, const PvNode *node)
+{
+  const PvDimExpr *n = or_fresh (ctx, in_scalar (ctx, 0), "window");
+
+  pv_infer_set_output (ctx, 0, (int) pv_infer_attr_int (node, "output_datatype", PV_ELEM_FLOAT), 1, &n);
+  return TRUE;
+}
+
+/* MelWeightMatrix: [floor(dft_length / 2) + 1, num_mel_bins]. */
+static gboolean
+infer_mel_weight_matrix (PvInferContext *ctx, const PvNode *node)
+{
+  const PvDimExpr *dft = in_scalar (ctx, 1), *dims[2];
+
+  dims[0] = dft != NULL ? d_add (ctx, pv_dim_floor_div (pv_infer_pool (ctx), dft, 2), cst (ctx, 1)) : NULL;
+  dims[1] = in_scalar (ctx, 0);
+  dims[0] = or_fresh (ctx, dims[0], "melweightmatrix");
+  dims[1] = or_fresh (ctx, dims[1], "melweightmatrix");
+  pv_infer_set_output (ctx, 0, (int) pv_infer_attr_int (node, "output_datatype", PV_ELEM_FLOAT), 2, dims);
+  return TRUE;
+}
+
+/* RandomNormal, RandomUniform: the shape attribute, dtype default float. */
+static gboolean
+infer_random (PvInferContext *ctx, const PvNode *node)
+{
+  const gint64 *shape = NULL;
+  int n = pv_infer_attr_ints (node, "shape", &shape);
+  int elem = (int) pv_infer_attr_int (node, "dtype", PV_ELEM_FLOAT);
+  g_autofree const PvDimExpr **dims = NULL;
+
+  if (shape == NULL)
+    {
+      set_unknown_rank (ctx, 0, elem);
+      return TRUE;
+    }
+  dims = g_new0 (const PvDimExpr *, MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    dims[i] = shape[i] >= 0 ? cst (ctx, shape[i]) : pv_infer_fresh (ctx, "random");
+  pv_infer_set_output (ctx, 0, elem, n, dims);
+  return TRUE;
+}
+
+/* RandomNormalLike, RandomUniformLike, Bernoulli: the input's shape, dtype
+ * attribute or the input's type. */
+static gboolean
+infer_random_like (PvInferContext *ctx, const PvNode *node)
+{
+  const PvValueShape *x = pv_infer_input (ctx, 0);
+  int elem;
+
+  if (x == NULL)
+    return FALSE;
+  elem = (int) pv_infer_attr_int (node, "dtype", x->elem_type);
+  if (!has_rank (x))
+    {
+      set_unknown_rank (ctx, 0, elem);
+      return TRUE;
+    }
+  pv_infer_set_output (ctx, 0, elem, x->rank, x->dims);
+  return TRUE;
+}
+
+/* Multinomial: [batch_size, sample_size], dtype default int32. */
+static gboolean
+infer_multinomial (PvInferContext *ctx, const PvNode *node)
+{
+  const PvValueShape *x = pv_infer_input (ctx, 0);
+  const PvDimExpr *dims[2];
+
+  dims[0] = or_fresh (ctx, has_rank (x) && x->rank == 2 ? x->dims[0] : NULL, "multinomial");
+  dims[1] = cst (ctx, pv_infer_attr_int (node, "sample_size", 1));
+  pv_infer_set_output (ctx, 0, (int) pv_infer_attr_int (node, "dtype", PV_ELEM_INT32), 2, dims);
+  return TRUE;
+}
+
+/* AffineGrid: theta (N, 2, 3) and size (N, C, H, W) give (N, H, W, 2);
+ * theta (N, 3, 4) and size (N, C, D, H, W) give (N, D, H, W, 3). */
+static gboolean
+infer_affine_grid (PvInferContext *ctx, const PvNode *node)
+{
+  const PvValueShape *theta = pv_infer_input (ctx, 0);
+  const PvDimExpr *const *size;
+  const PvDimExpr *dims[5];
+  int n = 0, k;
+
+  (void) node;
+  if (theta == NULL)
+    return FALSE;
+  size = in_data (ctx, 1, &n);
+  if (size == NULL)
+    n = in_vector_length (ctx, 1);
+  if (n != 4 && n != 5)
+    {
+      set_unknown_rank (ctx, 0, theta->elem_type);
+      return TRUE;
+    }
+  k = n - 2; /* spatial rank */
+  dims[0] = size != NULL ? size[0] : has_rank (theta) && theta->rank == 3 ? theta->dims[0] : NULL;
+  for (int i = 0; i < k; i++)
+    dims[1 + i] = size != NULL ? size[2 + i] : NULL;
+  dims[k + 1] = cst (ctx, k);
+  for (int i = 0; i <= k; i++)
+    dims[i] = or_fresh (ctx, dims[i], "affinegrid");
+  pv_infer_set_output (ctx, 0, theta->elem_type, k + 2, dims);
   return TRUE;
 }
 
@@ -2394,5 +2616,18 @@ const PvInferOp pv_infer_ops_tensor[] = {
   { "", "CenterCropPad", infer_center_crop_pad },
   { "", "DFT", infer_dft },
   { "", "STFT", infer_stft },
+  { "", "HannWindow", infer_window },
+  { "", "HammingWindow", infer_window },
+  { "", "BlackmanWindow", infer_window },
+  { "", "MelWeightMatrix", infer_mel_weight_matrix },
+  { "", "RandomNormal", infer_random },
+  { "", "RandomUniform", infer_random },
+  { "", "RandomNormalLike", infer_random_like },
+  { "", "RandomUniformLike", infer_random_like },
+  { "", "Bernoulli", infer_random_like },
+  { "", "Multinomial", infer_multinomial },
+  { "", "AffineGrid", infer_affine_grid },
+  { "", "RotaryEmbedding", infer_same_as_input0 },
+  { "", "TensorScatter", infer_same_as_input0 },
   { NULL },
 };

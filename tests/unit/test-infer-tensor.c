@@ -336,6 +336,37 @@ test_slice_constant_and_contents (void)
   inferred_clear (&r);
 }
 
+/* Bounds computed at run time: x[:, :seq] on an axis of length seq, and a
+ * position table sliced to the sequence length. */
+static void
+test_slice_runtime_bounds (void)
+{
+  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  const PvValueShape *s;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "ids", I64, "batch,seq");
+  pv_onnx_graph_add_input (g, "pos", F, "512,768");
+  pv_onnx_graph_add_input (g, "mask", F, "batch,1,seq,seq");
+  add_ints (g, "zero", 1, (const gint64[]) { 0 });
+  add_ints (g, "one", 1, (const gint64[]) { 1 });
+  add_ints (g, "three", 1, (const gint64[]) { 3 });
+  node (g, "Shape", N ("ids"), N ("s"));
+  add_ints (g, "two", 1, (const gint64[]) { 2 });
+  node (g, "Slice", N ("s", "one", "two"), N ("seqv"));
+  node (g, "Slice", N ("pos", "zero", "seqv", "zero"), N ("p"));
+  node (g, "Slice", N ("mask", "zero", "seqv", "three"), N ("m"));
+  r = infer (b);
+
+  assert_data (&r, "seqv", "{seq}");
+  s = get (&r, "p");
+  g_assert_true (s->dims[0] == pv_dim_min (r.pool, sym (&r, "seq"), num (&r, 512)));
+  g_assert_true (s->dims[1] == num (&r, 768));
+  assert_shape (&r, "m", "float32[batch,1,seq,seq]");
+  inferred_clear (&r);
+}
+
 static void
 test_slice_opset9_attributes (void)
 {
@@ -733,6 +764,41 @@ test_shape_start_end (void)
   inferred_clear (&r);
 }
 
+static void
+test_pad_one_hot_and_misc (void)
+{
+  PvOnnxBuilder *b = new_builder (18);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxNode *n;
+  Inferred r;
+
+  pv_onnx_graph_add_input (g, "x", F, "n,3,h,w");
+  pv_onnx_graph_add_input (g, "ind", I64, "batch,seq");
+  pv_onnx_graph_add_input (g, "vals", F, "2");
+  pv_onnx_graph_add_input (g, "boxes", F, "1,6,4");
+  pv_onnx_graph_add_input (g, "scores", F, "1,1,6");
+  add_ints (g, "pads", 4, (const gint64[]) { 1, 2, 3, 4 });
+  add_ints (g, "axes", 2, (const gint64[]) { -1, 2 });
+  add_scalar (g, "depth", 10);
+  node (g, "Pad", N ("x", "pads", "", "axes"), N ("p"));
+  pv_onnx_node_add_attr_int (node (g, "OneHot", N ("ind", "depth", "vals"), N ("oh")), "axis", 1);
+  node (g, "NonMaxSuppression", N ("boxes", "scores"), N ("sel"));
+  node (g, "SequenceConstruct", N ("x", "x"), N ("sq"));
+  node (g, "SequenceLength", N ("sq"), N ("len"));
+  n = node (g, "Compress", N ("x", "vals"), N ("cmp"));
+  pv_onnx_node_add_attr_int (n, "axis", 1);
+  r = infer (b);
+
+  /* axes (-1, 2): w gets 1 + 3, h gets 2 + 4 */
+  assert_shape (&r, "p", "float32[n,3,h+6,w+4]");
+  assert_shape (&r, "oh", "float32[batch,10,seq]");
+  assert_shape (&r, "sel", "int64[nonmaxsuppression_0,3]");
+  g_assert_cmpint (get (&r, "sq")->kind, ==, PV_TYPE_SEQUENCE);
+  assert_shape (&r, "len", "int64[]");
+  assert_shape (&r, "cmp", "float32[n,compress_0,h,w]");
+  inferred_clear (&r);
+}
+
 /* ---- com.microsoft ---- */
 
 static PvOnnxBuilder *
@@ -894,6 +960,7 @@ main (int argc, char **argv)
   g_test_add_func ("/infer-tensor/reshape/allowzero-and-inexact", test_reshape_allowzero_and_inexact);
   g_test_add_func ("/infer-tensor/slice/symbolic", test_slice_symbolic);
   g_test_add_func ("/infer-tensor/slice/constant-and-contents", test_slice_constant_and_contents);
+  g_test_add_func ("/infer-tensor/slice/runtime-bounds", test_slice_runtime_bounds);
   g_test_add_func ("/infer-tensor/slice/opset9-attributes", test_slice_opset9_attributes);
   g_test_add_func ("/infer-tensor/concat/symbolic", test_concat_symbolic);
   g_test_add_func ("/infer-tensor/gather", test_gather_shapes);
@@ -909,6 +976,7 @@ main (int argc, char **argv)
   g_test_add_func ("/infer-tensor/upsample", test_upsample_opset9);
   g_test_add_func ("/infer-tensor/layout", test_transpose_flatten_pad_tile);
   g_test_add_func ("/infer-tensor/shape-start-end", test_shape_start_end);
+  g_test_add_func ("/infer-tensor/pad-one-hot-misc", test_pad_one_hot_and_misc);
   g_test_add_func ("/infer-contrib/attention", test_attention);
   g_test_add_func ("/infer-contrib/embed-layer-norm", test_embed_layer_norm);
   g_test_add_func ("/infer-contrib/misc", test_contrib_misc);

@@ -15,6 +15,7 @@ typedef struct {
 static const Command commands[] = {
   { "info", pv_cli_info, "Show a model's header, counts, inputs, outputs, ops and ONNX Runtime's node order" },
   { "shapes", pv_cli_shapes, "Infer every value's type, shape and size, with symbolic dims and bounds" },
+  { "plan", pv_cli_plan, "Plan activation memory (slots or one arena), with the lower bound and a safety check" },
 };
 
 static void

@@ -1,0 +1,27 @@
+/* pv-ort-allocation-plan.h: ORT's reuse plan (ComputeReusePlan, single-stream
+ * passes and OptimizeReusePlanForMultiStream) and its deallocation plan
+ * (GenerateDeallocationPlan). Internal to the ORT planner (pv-ort-plan.c). */
+#pragma once
+
+#include "pv-ort-plan.h"
+
+G_BEGIN_DECLS
+
+/* What the reuse stages read besides the plan. */
+typedef struct {
+  const PvGraph *graph;
+  const PvShapeInfo *shapes;                /* may be NULL */
+  const PvKernelBehaviour *const *kernels;  /* per node id, never NULL */
+  const PvNode *parent_node;                /* the node owning a subgraph, NULL for the main graph */
+  gboolean *def_site;                       /* per OrtValue index: ProcessDef() saw it (p_def_site != nullptr) */
+} PvOrtPlanContext;
+
+/* Sets kind, reused buffer, reuse rule, use count and free point of every
+ * node output (fixed kinds and locations are already in @plan). Fails only
+ * on ORT_ENFORCEs: ExternalOutputs on a non-tensor output. */
+gboolean pv_ort_compute_reuse_plan (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error);
+
+/* Release actions and per-node release lists. */
+void pv_ort_generate_deallocation_plan (PvOrtPlan *plan);
+
+G_END_DECLS

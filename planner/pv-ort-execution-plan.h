@@ -1,0 +1,14 @@
+/* pv-ort-execution-plan.h: ORT's BuildExecutionPlan (ORT_ENABLE_STREAM), the
+ * logic streams' steps. Internal to the ORT planner (pv-ort-plan.c). */
+#pragma once
+
+#include "pv-ort-plan.h"
+
+G_BEGIN_DECLS
+
+/* Fills the steps, notifications, trigger points, barriers and downstream
+ * map of @plan, whose streams (device, node lists), node maps and value
+ * locations are already set. */
+void pv_ort_build_execution_plan (PvOrtPlan *plan, PvStreamRegistry registry);
+
+G_END_DECLS

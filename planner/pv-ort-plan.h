@@ -1,0 +1,263 @@
+/* pv-ort-plan.h: ONNX Runtime 1.30's memory plan, decision for decision.
+ *
+ * planviz's own re-implementation of what ORT's SequentialPlanner
+ * (PlannerImpl, allocation_planner.cc, built with ORT_ENABLE_STREAM as every
+ * non-minimal build is) decides for one graph:
+ *
+ *   - the execution plan: one logic stream per partition stream, with its
+ *     Barrier / WaitOnEP / LaunchKernel / ActivateNotification /
+ *     TriggerDownstream steps, notification owners, trigger points and the
+ *     downstream map (BuildExecutionPlan);
+ *   - the allocation plan: per OrtValue index its AllocKind, reused buffer and
+ *     location (ComputeValueLocation, ComputePlanForInputsAndWeights,
+ *     ComputeReusePlan with OptimizeReusePlanForMultiStream);
+ *   - the deallocation plan: release actions and per-node release lists
+ *     (GenerateDeallocationPlan);
+ *   - ORT's plan printer text ("Allocation Plan:" / "Execution Plan:").
+ *
+ * Plain records in, plain records out: the planner reads a PvGraph, its
+ * PvShapeInfo, a partition and a kernel lookup, and never changes them.
+ *
+ * Where planviz has to approximate ORT's view (see pv-ort-allocation-plan.c):
+ *   - shapes: ORT compares TensorShapeProto dims. A PvShapeInfo dim maps to
+ *     dim_value when constant, to dim_param when it is exactly one symbol
+ *     that some graph input states as a dim_param (the main graph's, or the
+ *     planned graph's and its ancestors'), and to an empty dim otherwise
+ *     (expressions, generated symbols such as nonzero_0 or input:1: ONNX's
+ *     own inference leaves such dims empty). Graph inputs and initializers
+ *     keep the shape the model states for them. Unknown rank: no shape.
+ *   - the multi-stream reuse pass iterates absl hash containers (seeded per
+ *     process in ORT) and a std::map keyed by NodeArg heap addresses; planviz
+ *     uses ascending node ids and ascending OrtValue indices there.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "pv-graph.h"
+#include "pv-shape-inference.h"
+
+G_BEGIN_DECLS
+
+#define PV_ORT_PLAN_ERROR (pv_ort_plan_error_quark ())
+
+typedef enum {
+  PV_ORT_PLAN_ERROR_PARTITION,  /* the partition is not one ORT can run (ORT fails or crashes) */
+  PV_ORT_PLAN_ERROR_KERNEL,     /* a node has no kernel, or a kernel breaks an ORT_ENFORCE */
+} PvOrtPlanError;
+
+GQuark pv_ort_plan_error_quark (void);
+
+/* ---- inputs ---- */
+
+/* How a kernel behaves for the planner (ORT's KernelDef). Pairs are
+ * (input, output) positions. */
+typedef struct {
+  const int (*alias)[2];          /* Alias(): the output must share the input's buffer */
+  int n_alias;
+  gboolean has_variadic_alias;    /* VariadicAlias(input_offset, output_offset) */
+  int variadic_input_offset, variadic_output_offset;
+  const int (*may_inplace)[2];    /* MayInplace() */
+  int n_may_inplace;
+  gboolean external_outputs;      /* ExternalOutputs() */
+  const int *cpu_inputs;          /* InputMemoryType(OrtMemTypeCPUInput, k): inputs a non-CPU kernel reads from CPU memory */
+  int n_cpu_inputs;
+  /* planviz addition: OutputMemoryType(OrtMemTypeCPUOutput, k), e.g. output 0
+   * of CUDA's Shape or MemcpyToHost. Leave zero for CPU kernels. */
+  const int *cpu_outputs;
+  int n_cpu_outputs;
+} PvKernelBehaviour;
+
+/* The behaviour of @node's kernel. NULL means the node has no kernel
+ * (kernel_def == nullptr): ORT then fails session creation in
+ * ComputeValueLocation ("Should not have entry in kernel create info with
+ * nullptr for kernel_def"), and so does the planner. Called for the nodes of
+ * the planned graph and of every subgraph below it (initializer locations
+ * look into subgraphs). */
+typedef const PvKernelBehaviour *(*PvKernelLookup) (gpointer user_data, const PvGraph *graph, const PvNode *node);
+
+/* What DeviceBasedPartitioner produced for the main graph. */
+typedef struct {
+  int n_streams;
+  const int *stream_device;   /* the config's "devices"; ORT does not use them for the plan
+                               * (a stream's device is its first node's), so neither does planviz */
+  const int *node_stream;     /* node id -> stream index */
+  const int *node_device;     /* node id -> device type of its EP: 0 CPU (CPU EP), 1 GPU (CUDA EP) */
+} PvStreamPartition;
+
+/* The wait handles the session's stream handle registry holds.
+ * PV_REGISTRY_CPU: a CPU-only build; the CPU EP registers nothing.
+ * PV_REGISTRY_CUDA: the CUDA EP's RegisterCudaStreamHandles registers
+ *   RegisterWaitFn(GPU, GPU, WaitCudaNotificationOnDevice) and
+ *   RegisterWaitFn(GPU, CPU, WaitCudaNotificationOnHost): handles exist for
+ *   (notification owner GPU, waiter GPU) and (GPU, CPU), nothing else. */
+typedef enum {
+  PV_REGISTRY_CPU,
+  PV_REGISTRY_CUDA,
+} PvStreamRegistry;
+
+/* ---- outputs ---- */
+
+#define PV_ORT_DEVICE_CPU 0
+#define PV_ORT_DEVICE_GPU 1
+#define PV_ORT_MEM_DEFAULT 0
+#define PV_ORT_MEM_HOST_ACCESSIBLE 5
+#define PV_ORT_VENDOR_NONE 0
+#define PV_ORT_VENDOR_NVIDIA 0x10DE
+
+/* ORT's OrtDevice (1.30: type, memory type, PCI vendor, id, alignment).
+ * CPU EP: always {CPU, DEFAULT, 0, 0, 0}. CUDA EP: default memory
+ * {GPU, DEFAULT, NVIDIA, 0, 0}; OrtMemTypeCPUInput {CPU, DEFAULT, 0, 0, 0};
+ * OrtMemTypeCPUOutput (pinned) {GPU, HOST_ACCESSIBLE, NVIDIA, 0, 0}: its
+ * Type() is GPU, not CPU. */
+typedef struct {
+  int type;
+  int mem_type;
+  guint32 vendor;
+  int id;
+  gsize alignment;
+} PvOrtDevice;
+
+gboolean pv_ort_device_equal (const PvOrtDevice *a, const PvOrtDevice *b);
+/* OrtDevice::ToString(): "Device:[DeviceType:0 MemoryType:0 VendorId:0 DeviceId:0 Alignment:0]". */
+char *pv_ort_device_to_string (const PvOrtDevice *device);
+
+/* ORT's AllocKind, with its values. */
+typedef enum {
+  PV_ORT_ALLOC_NOT_SET = -1,
+  PV_ORT_ALLOC_ALLOCATE = 0,
+  PV_ORT_ALLOC_REUSE = 1,
+  PV_ORT_ALLOC_PRE_EXISTING = 2,
+  PV_ORT_ALLOC_ALLOCATE_STATICALLY = 3,
+  PV_ORT_ALLOC_ALLOCATE_OUTPUT = 4,
+  PV_ORT_ALLOC_SHARE = 5,
+  PV_ORT_ALLOC_ALLOCATED_EXTERNALLY = 6,
+} PvOrtAllocKind;
+
+/* ORT's operator<< text: "Allocate", "Reuse", "PreExisting", ... "NotSet". */
+const char *pv_ort_alloc_kind_name (PvOrtAllocKind kind);
+
+/* Which rule gave a value its kReuse / kShare (planviz's bookkeeping; ORT
+ * records only the outcome). */
+typedef enum {
+  PV_ORT_REUSE_NONE,
+  PV_ORT_REUSE_ALIAS,            /* Alias pair (FindReusableInput / TryReuseInput) */
+  PV_ORT_REUSE_VARIADIC_ALIAS,
+  PV_ORT_REUSE_MAY_INPLACE,
+  PV_ORT_REUSE_FREE_LIST,        /* FindReusableTensor */
+  PV_ORT_REUSE_LOOP_SHARE,       /* kShare: Identity of a pre-existing value in a Loop body */
+  PV_ORT_REUSE_STREAM_DOWNSTREAM, /* OptimizeReusePlanForMultiStream's waiting list */
+} PvOrtReuseRule;
+
+typedef struct {
+  int value;                 /* PvGraph value id */
+  PvOrtAllocKind kind;
+  int reused_buffer;         /* OrtValue index (itself unless kReuse / kShare) */
+  PvOrtDevice location;
+  PvOrtReuseRule reuse_rule;
+  int use_count;             /* ComputeReuseCount's static count (before any reuse) */
+  /* Where the single-stream pass pushed this buffer on the free list: stream
+   * and position in that stream's node list (ORT's deallocate_point); -1, -1
+   * when it never reached a use count of 0. Only buffers that are roots. */
+  int freed_stream, freed_at;
+} PvOrtValuePlan;
+
+typedef enum {
+  PV_ORT_STEP_BARRIER,
+  PV_ORT_STEP_WAIT_ON_EP,
+  PV_ORT_STEP_LAUNCH_KERNEL,
+  PV_ORT_STEP_ACTIVATE_NOTIFICATION,
+  PV_ORT_STEP_TRIGGER_DOWNSTREAM,
+} PvOrtStepKind;
+
+typedef struct {
+  PvOrtStepKind kind;
+  int node;   /* the step's node (ORT's ExecutionStep node index): the launched
+               * node for Barrier/WaitOnEP/LaunchKernel, the producer for
+               * ActivateNotification/TriggerDownstream */
+  int id;     /* barrier id, notification id, node id (LaunchKernel), trigger point index */
+} PvOrtStep;
+
+typedef struct {
+  PvOrtDevice device;  /* the first node's EP default device */
+  PvOrtStep *steps;
+  int n_steps;
+  int *nodes;          /* stream_nodes: this stream's nodes in global topological order */
+  int n_nodes;
+} PvOrtLogicStream;
+
+typedef struct {
+  int stream;
+  int step;            /* index of the Barrier step in that stream */
+} PvOrtStepRef;
+
+typedef struct {
+  int value_index;     /* OrtValue index of the buffer (a root) */
+  int ref_count;
+} PvOrtReleaseAction;
+
+typedef struct {
+  const PvGraph *graph;       /* not owned */
+  gboolean single_stream;     /* IsSingleStream(): no device has two non-empty streams */
+
+  int n_nodes;
+  int *node_stream;           /* node id -> logic stream */
+  int *node_step;             /* node id -> index of its LaunchKernel step */
+  int *node_device;           /* node id -> device type of its EP */
+
+  int n_streams;
+  PvOrtLogicStream *streams;
+  int n_barriers;             /* plan.num_barriers */
+  int n_notifications;
+  int *notification_owners;   /* notification id -> stream (plan.notification_owners) */
+  int *node_notification;     /* node id -> notification id, -1 */
+  int n_trigger_points;
+  int *node_trigger_point;    /* node id -> trigger point, -1 */
+  /* plan.downstream_map, as CSR: trigger point t's barriers are
+   * downstream[downstream_start[t] .. downstream_start[t + 1]). */
+  int *downstream_start;
+  PvOrtStepRef *downstream;
+
+  int n_values;               /* == graph->n_ort_values */
+  PvOrtValuePlan *values;     /* indexed by OrtValue index */
+
+  int n_release_actions;
+  PvOrtReleaseAction *release_actions;
+  /* plan.node_release_list as CSR: node n releases the actions
+   * node_release[node_release_start[n] .. node_release_start[n + 1]) */
+  int *node_release_start;
+  int *node_release;
+
+  /* What ORT prints to stdout while planning ("<in> reused by <out> as
+   * input", OptimizeReusePlanForMultiStream), in order; NULL-terminated. */
+  char **notes;
+} PvOrtPlan;
+
+/* Plans the main graph. @shapes may be NULL (every shape unknown).
+ * @partition NULL: ORT's default partition for a CPU-only session, one CPU
+ * stream with every node. @lookup NULL: every node has an empty behaviour.
+ * Fails with PV_ORT_PLAN_ERROR when ORT would fail (or crash) creating the
+ * session: a stream without nodes, a stream mixing devices, a node without
+ * kernel, ExternalOutputs on a non-tensor output. */
+PvOrtPlan *pv_ort_plan_new (const PvGraph *graph, const PvShapeInfo *shapes, const PvStreamPartition *partition,
+                            PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data, GError **error);
+
+/* Plans a subgraph (If/Loop/Scan body) as ORT plans it: on its own, with the
+ * default partition (one stream), every node on the device of the node that
+ * owns the subgraph; outer-scope values are kPreExisting, their locations come
+ * from @parent_plan (the plan of subgraph->parent), and the Loop-body
+ * Identity kShare rule applies. */
+PvOrtPlan *pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvShapeInfo *shapes, const PvOrtPlan *parent_plan,
+                                     PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data,
+                                     GError **error);
+
+void pv_ort_plan_free (PvOrtPlan *plan);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlan, pv_ort_plan_free)
+
+/* ORT's text for one step, e.g. "LaunchKernel - NodeIndex: 3, Name: conv1". */
+char *pv_ort_step_to_string (const PvOrtPlan *plan, const PvOrtStep *step);
+
+/* The plan as ORT's operator<<(pair<plan, session_state>) prints it. */
+char *pv_ort_plan_to_ort_text (const PvOrtPlan *plan);
+
+G_END_DECLS

@@ -1,0 +1,119 @@
+/* pv-partition-config.h: ONNX Runtime's DeviceBasedPartitioner config.
+ *
+ * ORT (session option "session.node_partition_config_file") splits the main
+ * graph into streams with a JSON file
+ *
+ *   {"devices":["0","1"],"streams":[["node",...],[...]],"type":"DeviceBasedPartitioner"}
+ *
+ * and writes its own default there when the file does not exist. This module
+ * writes that default byte for byte as ORT 1.30 does, and checks a config the
+ * way ORT 1.30 reads it: the JSON (nlohmann::json's grammar and error texts),
+ * the way it iterates "streams" and "devices", how it matches node names
+ * (ORT's names: pv-graph-order.h), and what follows: ORT accepts the config,
+ * rejects it (session creation fails), discards it (logs a warning and uses
+ * its default partition) or crashes (an empty stream). Each of these was
+ * established by running ORT 1.30 (tests/ort/configs/expected.json).
+ * Subgraphs (If/Loop/Scan bodies) ignore the config in ORT; only the main
+ * graph is partitioned. */
+#pragma once
+
+#include <glib.h>
+
+#include "pv-graph.h"
+
+G_BEGIN_DECLS
+
+/* OrtDevice::DeviceType values. */
+typedef enum {
+  PV_DEVICE_CPU = 0,
+  PV_DEVICE_GPU = 1,
+  PV_DEVICE_FPGA = 2,
+  PV_DEVICE_NPU = 3,
+} PvDeviceType;
+
+/* "CPU", "GPU", "FPGA", "NPU", or NULL for other numbers. */
+const char *pv_device_type_name (int device);
+
+typedef struct {
+  int *nodes;   /* main-graph node ids, in the order ORT runs them */
+  int n_nodes;
+  int device;   /* PvDeviceType (any int: ORT only counts config devices) */
+} PvStream;
+
+typedef struct {
+  PvStream *streams;
+  int n_streams;
+} PvPartitionConfig;
+
+void pv_partition_config_free (PvPartitionConfig *config);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvPartitionConfig, pv_partition_config_free)
+
+/* ORT's default partition: one stream per device type, in the order the
+ * types first appear in graph->order, each with its nodes in that order.
+ * @node_devices gives each node's device type by node id (NULL: all CPU,
+ * which is what a CPU-only ORT does). A graph without nodes has no streams. */
+PvPartitionConfig *pv_partition_config_default (const PvGraph *graph, const int *node_devices);
+
+/* A node id -> device array (g_free it) with @device for the nodes whose
+ * op_type is in @op_types (NULL-terminated) and PV_DEVICE_CPU elsewhere. */
+int *pv_partition_devices_for_ops (const PvGraph *graph, const char *const *op_types, int device);
+
+/* The config as ORT writes it: compact, keys sorted, nlohmann::json's
+ * escaping, no trailing newline, "streams"/"devices" left out when there are
+ * no streams. @pretty gives a 2-space indented form (nlohmann dump(2)'s
+ * layout) ending in a newline. Names are graph->nodes[id].name. Returns NULL
+ * if a node name is not valid UTF-8: ORT then fails to serialize and leaves
+ * an empty file. */
+char *pv_partition_config_to_json (const PvGraph *graph, const PvPartitionConfig *config, gboolean pretty);
+
+typedef enum {
+  PV_FINDING_ERROR,
+  PV_FINDING_WARNING,
+} PvFindingSeverity;
+
+typedef struct {
+  PvFindingSeverity severity;
+  int line;        /* 1-based */
+  int column;      /* 1-based, in characters (a UTF-8 sequence is one) */
+  gsize offset;    /* byte offset of the text at fault */
+  char *message;   /* what is wrong */
+  char *ort;       /* what ONNX Runtime 1.30 does about it ("refuses to create the session: ...") */
+} PvPartitionFinding;
+
+typedef enum {
+  PV_ORT_ACCEPTS,  /* the session is created with the config's streams (or ORT's default when it lists none) */
+  PV_ORT_REJECTS,  /* session creation fails with an error */
+  PV_ORT_DISCARDS, /* ORT logs a warning and uses its default partition */
+  PV_ORT_CRASHES,  /* ORT 1.30 segfaults (an empty stream) */
+} PvOrtVerdict;
+
+/* "accepts", "rejects", "discards", "crashes". */
+const char *pv_ort_verdict_name (PvOrtVerdict verdict);
+
+typedef struct {
+  PvOrtVerdict verdict;
+  /* REJECTS: ORT's own error message ("Failed to find node \"X\" in node-stream map");
+   * DISCARDS: the warning ORT logs before falling back; NULL otherwise. */
+  char *ort_message;
+  /* One sentence: "ONNX Runtime 1.30 will ...". */
+  char *summary;
+  PvPartitionFinding *findings; /* in text order */
+  int n_findings;
+  /* The streams ORT runs (node ids in its run order); no streams when it
+   * rejects the config or crashes. */
+  PvPartitionConfig *effective;
+  gboolean effective_is_default; /* ORT uses its own default partition */
+} PvPartitionCheck;
+
+/* Checks @text (@len bytes, any bytes) as the partition config of @graph.
+ * @node_devices: each node's device by id, as for pv_partition_config_default()
+ * (NULL: all CPU). Never fails. */
+PvPartitionCheck *pv_partition_config_check (const PvGraph *graph, const char *text, gsize len,
+                                             const int *node_devices);
+void pv_partition_check_free (PvPartitionCheck *check);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvPartitionCheck, pv_partition_check_free)
+
+/* TRUE if some finding is an error. */
+gboolean pv_partition_check_has_errors (const PvPartitionCheck *check);
+
+G_END_DECLS

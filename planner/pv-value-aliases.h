@@ -1,0 +1,17 @@
+/* pv-value-aliases.h: which values share memory by kernel semantics, read
+ * from the kernel behaviour table (not from any planner's decision). */
+#pragma once
+
+#include "pv-graph.h"
+#include "pv-kernel-table.h"
+
+G_BEGIN_DECLS
+
+/* value id -> the input value it is a view of (Alias pairs), or -1. Caller frees. */
+int *pv_value_view_map (const PvGraph *graph, const PvKernelTable *kernels);
+
+/* value id -> the input value its producer may overwrite in place
+ * (MayInplace pairs, dtype restrictions applied), or -1. Caller frees. */
+int *pv_value_inplace_map (const PvGraph *graph, const PvKernelTable *kernels);
+
+G_END_DECLS

@@ -112,3 +112,53 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
       live->use_end[live->owners[i]] = 0;
   return live;
 }
+
+void
+pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvHappensBefore *hb)
+{
+  int k = pv_happens_before_n_streams (hb);
+  g_autofree int *first_after = g_new (int, (gsize) MAX (live->n_values, 1) * k);
+  g_autofree int *stream_last = g_new (int, k);
+
+  if (k <= 1)
+    return;
+  for (gsize i = 0; i < (gsize) live->n_values * k; i++)
+    first_after[i] = 0;
+  for (int t = 0; t < k; t++)
+    {
+      stream_last[t] = -1;
+      for (int p = 0, node; (node = pv_happens_before_node_at (hb, t, p)) >= 0; p++)
+        stream_last[t] = MAX (stream_last[t], graph->nodes[node].order_position);
+    }
+  /* Per owner and stream: the first position after its definition and all
+   * its readers (a reader of a view reads the owner). */
+  for (int id = 0; id < graph->n_nodes; id++)
+    {
+      const PvNode *node = &graph->nodes[id];
+      for (int k2 = 0; k2 < node->n_inputs + node->n_implicit_inputs + node->n_outputs; k2++)
+        {
+          int v = k2 < node->n_inputs ? node->inputs[k2]
+                  : k2 < node->n_inputs + node->n_implicit_inputs ? node->implicit_inputs[k2 - node->n_inputs]
+                  : node->outputs[k2 - node->n_inputs - node->n_implicit_inputs];
+          int r = v >= 0 ? live->root[v] : -1;
+          if (r < 0)
+            continue;
+          for (int t = 0; t < k; t++)
+            first_after[(gsize) r * k + t] =
+              MAX (first_after[(gsize) r * k + t], pv_happens_before_first_after (hb, id, t));
+        }
+    }
+  for (int i = 0; i < live->n_owners; i++)
+    {
+      int r = live->owners[i], end = live->use_end[r];
+      for (int t = 0; t < k; t++)
+        {
+          int pos = first_after[(gsize) r * k + t];
+          int node = pos == G_MAXINT ? -1 : pv_happens_before_node_at (hb, t, pos);
+          /* Nothing on t is guaranteed after it: all of t may overlap it. */
+          int limit = node < 0 ? stream_last[t] : graph->nodes[node].order_position - 1;
+          end = MAX (end, limit);
+        }
+      live->use_end[r] = MIN (end, live->n_steps - 1);
+    }
+}

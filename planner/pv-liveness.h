@@ -8,6 +8,7 @@
 #pragma once
 
 #include "pv-graph.h"
+#include "pv-happens-before.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,13 @@ typedef struct {
  * first owner. A view of a weight or of an excluded value is not planned. */
 PvLiveness *pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs);
 void pv_liveness_free (PvLiveness *liveness);
+
+/* For plans made in one global order but run on several streams: keeps each
+ * owner live until, on every stream, the global order has reached a node
+ * that is guaranteed (by @hb) to run after all its readers. A later owner
+ * that takes its memory is then ordered after them whatever stream it is
+ * on. Owners read on one stream only by synchronised readers barely grow. */
+void pv_liveness_widen_for_streams (PvLiveness *liveness, const PvGraph *graph, const PvHappensBefore *hb);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvLiveness, pv_liveness_free)
 
 G_END_DECLS

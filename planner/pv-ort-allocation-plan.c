@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pv-element-type.h"
+#include "pv-graph-order.h"
 
 /* ---- ORT's view of a value's type and shape ---- */
 
@@ -474,4 +475,567 @@ plan_stream (Planner *p, int s, gboolean parallel, gboolean mem_reuse, GError **
             release_use (p, idx_of (p, node->outputs[o]), s, pc);
     }
   return TRUE;
+}
+
+/* ---- several streams per device (OptimizeReusePlanForMultiStream) ---- */
+
+/* A set of node ids, sorted (value_consumer_map's entries). */
+typedef struct {
+  int *ids;
+  int n, cap;
+} NodeSet;
+
+static gboolean
+node_set_contains (const NodeSet *set, int id)
+{
+  int lo = 0, hi = set->n;
+  while (lo < hi)
+    {
+      int mid = (lo + hi) / 2;
+      if (set->ids[mid] == id)
+        return TRUE;
+      if (set->ids[mid] < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
+static void
+node_set_add (NodeSet *set, int id)
+{
+  int at = set->n;
+  if (node_set_contains (set, id))
+    return;
+  if (set->n == set->cap)
+    {
+      set->cap = MAX (4, set->cap * 2);
+      set->ids = g_renew (int, set->ids, set->cap);
+    }
+  while (at > 0 && set->ids[at - 1] > id)
+    {
+      set->ids[at] = set->ids[at - 1];
+      at--;
+    }
+  set->ids[at] = id;
+  set->n++;
+}
+
+static void
+node_set_add_all (NodeSet *set, const NodeSet *other)
+{
+  /* @other may be @set itself. */
+  int n = other->n;
+  g_autofree int *copy = g_memdup2 (other->ids, sizeof (int) * MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    node_set_add (set, copy[i]);
+}
+
+typedef struct {
+  Planner *p;
+  int n_nodes, n_streams;
+  int *position;          /* node -> position in its stream */
+  /* The dependence graph: upstream[node] = producers + previous node in the
+   * stream. ancestors(P) = what fetch_all_dependents(P) collects; since each
+   * stream is a chain in it, ancestors are a prefix of every stream:
+   * reach[P * n_streams + s] is the last position of stream s among them. */
+  int **upstream;
+  int *n_upstream;
+  int *reach;
+  NodeSet *consumers;     /* value_consumer_map, per OrtValue index */
+  GHashTable *input_output;  /* input_output_map: (input << 32 | output) pairs */
+  gboolean *reused;
+  int *value_node;        /* value_node_map_: OrtValue index -> producer */
+  GHashTable *waiting;    /* (location, ByteSizeLong) -> GArray of OrtValue indices, ascending */
+  GArray *locations;      /* distinct PvOrtDevice, for waiting keys */
+} MultiStream;
+
+static guint
+pair_hash (gconstpointer key)
+{
+  guint64 k = GPOINTER_TO_SIZE (key);
+  return (guint) (k ^ (k >> 32) ^ (k >> 17));
+}
+
+static gpointer
+pair_key (int a, int b)
+{
+  return GSIZE_TO_POINTER (((guint64) (guint32) a << 32) | (guint32) b);
+}
+
+static gboolean
+is_ancestor (const MultiStream *m, int node, int of)
+{
+  const PvOrtPlan *plan = m->p->plan;
+  return m->position[node] <= m->reach[of * m->n_streams + plan->node_stream[node]];
+}
+
+static void
+build_dependence_graph (MultiStream *m)
+{
+  const PvGraph *graph = m->p->graph;
+  const PvOrtPlan *plan = m->p->plan;
+  int max_inputs = 1;
+  g_autofree int *scratch = NULL;
+
+  for (int i = 0; i < m->n_nodes; i++)
+    max_inputs = MAX (max_inputs, graph->nodes[i].n_inputs + graph->nodes[i].n_implicit_inputs);
+  scratch = g_new (int, max_inputs + 1);
+  m->position = g_new (int, MAX (m->n_nodes, 1));
+  m->upstream = g_new0 (int *, MAX (m->n_nodes, 1));
+  m->n_upstream = g_new0 (int, MAX (m->n_nodes, 1));
+  m->reach = g_new (int, MAX ((gsize) m->n_nodes * m->n_streams, 1));
+  for (int s = 0; s < plan->n_streams; s++)
+    for (int k = 0; k < plan->streams[s].n_nodes; k++)
+      m->position[plan->streams[s].nodes[k]] = k;
+
+  for (int i = 0; i < m->n_nodes; i++)
+    {
+      int node = graph->order[i], pos = m->position[node], s = plan->node_stream[node];
+      int n = pv_node_input_nodes (graph, &graph->nodes[node], scratch), *row = &m->reach[(gsize) node * m->n_streams];
+      if (pos > 0)
+        {
+          /* add the previous node of the stream, keeping the list ascending */
+          int prev = plan->streams[s].nodes[pos - 1], at = n;
+          gboolean present = FALSE;
+          for (int j = 0; j < n; j++)
+            present |= scratch[j] == prev;
+          if (!present)
+            {
+              while (at > 0 && scratch[at - 1] > prev)
+                {
+                  scratch[at] = scratch[at - 1];
+                  at--;
+                }
+              scratch[at] = prev;
+              n++;
+            }
+        }
+      m->n_upstream[node] = n;
+      m->upstream[node] = g_memdup2 (scratch, sizeof (int) * MAX (n, 1));
+      for (int t = 0; t < m->n_streams; t++)
+        row[t] = -1;
+      for (int j = 0; j < n; j++)
+        {
+          const int *up = &m->reach[(gsize) scratch[j] * m->n_streams];
+          for (int t = 0; t < m->n_streams; t++)
+            row[t] = MAX (row[t], up[t]);
+        }
+      row[s] = pos;
+    }
+}
+
+static GArray *
+waiting_bucket (MultiStream *m, const PvOrtDevice *location, gsize size, gboolean create)
+{
+  guint loc = 0;
+  gpointer key;
+  GArray *bucket;
+
+  while (loc < m->locations->len && !pv_ort_device_equal (&g_array_index (m->locations, PvOrtDevice, loc), location))
+    loc++;
+  if (loc == m->locations->len)
+    {
+      if (!create)
+        return NULL;
+      g_array_append_val (m->locations, *location);
+    }
+  key = GSIZE_TO_POINTER (((guint64) loc << 48) ^ (guint64) size);
+  bucket = g_hash_table_lookup (m->waiting, key);
+  if (bucket == NULL && create)
+    {
+      bucket = g_array_new (FALSE, FALSE, sizeof (int));
+      g_hash_table_insert (m->waiting, key, bucket);
+    }
+  return bucket;
+}
+
+/* Waiting values are kept in OrtValue index order (ORT: NodeArg address order). */
+static void
+bucket_insert (GArray *bucket, int idx)
+{
+  guint at = bucket->len;
+  while (at > 0 && g_array_index (bucket, int, at - 1) > idx)
+    at--;
+  g_array_insert_val (bucket, at, idx);
+}
+
+static void
+add_note (Planner *p, int in, int out)
+{
+  g_ptr_array_add (p->notes, g_strdup_printf ("%s reused by %s as input",
+                                              p->graph->values[p->graph->ort_values[in]].name,
+                                              p->graph->values[p->graph->ort_values[out]].name));
+}
+
+static void
+stream_reuse (MultiStream *m, int in, int out, PvOrtReuseRule rule)
+{
+  PvOrtValuePlan *vp = &m->p->plan->values[out];
+  vp->kind = PV_ORT_ALLOC_REUSE;
+  vp->reused_buffer = in;
+  vp->reuse_rule = rule;
+  node_set_add_all (&m->consumers[in], &m->consumers[out]);
+  m->reused[in] = TRUE;
+}
+
+/* TryReuseInput: outputs that alias or work in place on an input. */
+static void
+try_reuse_input (MultiStream *m, int node_id)
+{
+  Planner *p = m->p;
+  const PvNode *node = &p->graph->nodes[node_id];
+  const PvKernelBehaviour *kernel = p->ctx->kernels[node_id];
+  PvOrtValuePlan *values = p->plan->values;
+
+  for (int o = 0; o < node->n_outputs; o++)
+    {
+      int out = idx_of (p, node->outputs[o]);
+      gboolean found = FALSE;
+
+      if (out < 0 || values[out].kind != PV_ORT_ALLOC_ALLOCATE)
+        continue;
+      for (int a = 0; a < node->n_inputs; a++)
+        if (node->inputs[a] >= 0)
+          g_hash_table_add (m->input_output, pair_key (idx_of (p, node->inputs[a]), out));
+
+      for (int i = 0; i < kernel->n_alias && !found; i++)
+        {
+          int a = kernel->alias[i][0];
+          if (kernel->alias[i][1] != o || a < 0 || a >= node->n_inputs || node->inputs[a] < 0)
+            continue;
+          /* No kind check: ORT even aliases a pre-existing input here. */
+          add_note (p, idx_of (p, node->inputs[a]), out);
+          stream_reuse (m, idx_of (p, node->inputs[a]), out, PV_ORT_REUSE_ALIAS);
+          found = TRUE;
+        }
+      if (found)
+        continue;
+
+      if (kernel->has_variadic_alias)
+        {
+          int a = o - kernel->variadic_output_offset + kernel->variadic_input_offset;
+          if (a >= 0 && a < node->n_inputs && node->inputs[a] >= 0
+              && values[idx_of (p, node->inputs[a])].kind == PV_ORT_ALLOC_ALLOCATE)
+            {
+              stream_reuse (m, idx_of (p, node->inputs[a]), out, PV_ORT_REUSE_VARIADIC_ALIAS);
+              continue;
+            }
+        }
+
+      /* Every matching MayInplace pair is tried; a later one overrides. */
+      for (int i = 0; i < kernel->n_may_inplace; i++)
+        {
+          int a = kernel->may_inplace[i][0], in;
+          if (kernel->may_inplace[i][1] != o || a < 0 || a >= node->n_inputs || node->inputs[a] < 0)
+            continue;
+          if (has_external_outputs (p, producer_of (p, node->inputs[a])))
+            continue;
+          in = idx_of (p, node->inputs[a]);
+          if (values[in].kind == PV_ORT_ALLOC_ALLOCATE && m->consumers[in].n == 1
+              && same_size (&p->shapes[in], &p->shapes[out]))
+            stream_reuse (m, in, out, PV_ORT_REUSE_MAY_INPLACE);
+        }
+    }
+}
+
+/* TryReuseOutput: give this node's outputs to waiting downstream values that
+ * are produced after every consumer of the output is done. */
+static void
+try_reuse_output (MultiStream *m, int node_id)
+{
+  Planner *p = m->p;
+  const PvNode *node = &p->graph->nodes[node_id];
+  PvOrtValuePlan *values = p->plan->values;
+
+  for (int o = 0; o < node->n_outputs; o++)
+    {
+      int out = idx_of (p, node->outputs[o]);
+      const OrtShape *shape;
+      GArray *bucket;
+      gboolean got = FALSE;
+
+      if (out < 0 || m->reused[out] || values[out].kind != PV_ORT_ALLOC_ALLOCATE)
+        continue;
+      shape = &p->shapes[out];
+      if (!shape->has_shape)
+        continue;
+      bucket = waiting_bucket (m, &values[out].location, shape->byte_size_long, TRUE);
+      for (guint i = 0; i < bucket->len && !got; i++)
+        {
+          int down = g_array_index (bucket, int, i), producer = m->value_node[down];
+          gboolean covered = TRUE;
+          if (g_hash_table_contains (m->input_output, pair_key (out, down)))
+            continue;
+          if (!same_size (&p->shapes[down], shape))
+            continue;
+          if (!is_ancestor (m, node_id, producer))
+            continue;
+          for (int c = 0; c < m->consumers[out].n && covered; c++)
+            covered = is_ancestor (m, m->consumers[out].ids[c], producer);
+          if (!covered)
+            continue;
+          values[down].kind = PV_ORT_ALLOC_REUSE;
+          values[down].reused_buffer = out;
+          values[down].reuse_rule = PV_ORT_REUSE_STREAM_DOWNSTREAM;
+          node_set_add (&m->consumers[out], producer);
+          node_set_add_all (&m->consumers[out], &m->consumers[down]);
+          g_array_remove_index (bucket, i);
+          got = TRUE;
+        }
+      if (got)
+        m->reused[out] = TRUE;
+      else
+        bucket_insert (bucket, out);
+    }
+}
+
+static void
+optimize_multi_stream (Planner *p)
+{
+  const PvGraph *graph = p->graph;
+  PvOrtPlan *plan = p->plan;
+  MultiStream m = { 0 };
+  g_autofree int *downstream_count = NULL;
+  g_autofree int *queue = NULL;
+  g_autofree gboolean *is_key = NULL;
+  int head = 0, tail = 0;
+
+  m.p = p;
+  m.n_nodes = graph->n_nodes;
+  m.n_streams = MAX (plan->n_streams, 1);
+  build_dependence_graph (&m);
+  m.consumers = g_new0 (NodeSet, MAX (p->n_values, 1));
+  m.input_output = g_hash_table_new (pair_hash, g_direct_equal);
+  m.reused = g_new0 (gboolean, MAX (p->n_values, 1));
+  m.value_node = g_new (int, MAX (p->n_values, 1));
+  m.waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
+  m.locations = g_array_new (FALSE, FALSE, sizeof (PvOrtDevice));
+  for (int i = 0; i < p->n_values; i++)
+    m.value_node[i] = producer_of (p, graph->ort_values[i]);
+
+  /* value_consumer_map: consumers of each allocated (or external) buffer. */
+  for (int s = 0; s < plan->n_streams; s++)
+    for (int k = plan->streams[s].n_nodes - 1; k >= 0; k--)
+      {
+        int node_id = plan->streams[s].nodes[k];
+        const PvNode *node = &graph->nodes[node_id];
+        for (int a = 0; a < node->n_inputs + node->n_implicit_inputs; a++)
+          {
+            int v = a < node->n_inputs ? node->inputs[a] : node->implicit_inputs[a - node->n_inputs], origin;
+            if (v < 0)
+              continue;
+            origin = plan->values[idx_of (p, v)].reused_buffer;
+            if (plan->values[origin].kind == PV_ORT_ALLOC_ALLOCATE
+                || plan->values[origin].kind == PV_ORT_ALLOC_ALLOCATED_EXTERNALLY)
+              node_set_add (&m.consumers[origin], node_id);
+          }
+      }
+
+  /* Walk the dependence graph from its sinks towards its sources (Kahn on
+   * the reversed edges). ORT starts from the sinks in hash-map order and
+   * queues upstream nodes in hash-set order; planviz takes ascending ids. */
+  downstream_count = g_new0 (int, MAX (m.n_nodes, 1));
+  is_key = g_new0 (gboolean, MAX (m.n_nodes, 1));
+  queue = g_new (int, MAX (m.n_nodes, 1));
+  for (int n = 0; n < m.n_nodes; n++)
+    {
+      is_key[n] = m.n_upstream[n] > 0;
+      for (int j = 0; j < m.n_upstream[n]; j++)
+        downstream_count[m.upstream[n][j]]++;
+    }
+  for (int n = 0; n < m.n_nodes; n++)
+    if (is_key[n] && downstream_count[n] == 0)
+      queue[tail++] = n;
+  while (head < tail)
+    {
+      int node_id = queue[head++];
+      try_reuse_input (&m, node_id);
+      try_reuse_output (&m, node_id);
+      for (int j = 0; j < m.n_upstream[node_id]; j++)
+        if (--downstream_count[m.upstream[node_id][j]] == 0)
+          queue[tail++] = m.upstream[node_id][j];
+    }
+
+  /* Point every reuse at the end of its chain. */
+  for (int i = 0; i < p->n_values; i++)
+    {
+      PvOrtValuePlan *vp = &plan->values[i];
+      if (vp->kind != PV_ORT_ALLOC_REUSE)
+        continue;
+      while (plan->values[vp->reused_buffer].kind == PV_ORT_ALLOC_REUSE
+             && vp->reused_buffer != plan->values[vp->reused_buffer].reused_buffer)
+        vp->reused_buffer = plan->values[vp->reused_buffer].reused_buffer;
+    }
+
+  for (int n = 0; n < m.n_nodes; n++)
+    g_free (m.upstream[n]);
+  for (int i = 0; i < p->n_values; i++)
+    g_free (m.consumers[i].ids);
+  g_free (m.upstream);
+  g_free (m.n_upstream);
+  g_free (m.position);
+  g_free (m.reach);
+  g_free (m.consumers);
+  g_free (m.reused);
+  g_free (m.value_node);
+  g_hash_table_unref (m.input_output);
+  g_hash_table_unref (m.waiting);
+  g_array_unref (m.locations);
+}
+
+/* ---- ComputeReusePlan ---- */
+
+gboolean
+pv_ort_compute_reuse_plan (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error)
+{
+  Planner p = { 0 };
+  const PvGraph *graph = ctx->graph;
+  g_autoptr (GHashTable) model_symbols = g_hash_table_new (g_str_hash, g_str_equal);
+  gsize total_rank = 0, used = 0;
+  gboolean ok = TRUE;
+
+  p.plan = plan;
+  p.ctx = ctx;
+  p.graph = graph;
+  p.n_values = plan->n_values;
+
+  /* The model's own dim_params: those graph inputs state. */
+  for (const PvGraph *g = graph; g; g = g->parent)
+    collect_input_symbols (g, model_symbols);
+  for (int i = 0; i < p.n_values; i++)
+    total_rank += stated_or_inferred_rank (ctx, graph->ort_values[i]);
+  p.shapes = g_new0 (OrtShape, MAX (p.n_values, 1));
+  p.dim_store = g_new0 (OrtDim, MAX (total_rank, 1));
+  for (int i = 0; i < p.n_values; i++)
+    {
+      ort_shape_of (ctx, model_symbols, i, &p.shapes[i], &p.dim_store[used]);
+      used += stated_or_inferred_rank (ctx, graph->ort_values[i]);
+    }
+  p.use_count = g_new0 (int, MAX (p.n_values, 1));
+  p.buffer = g_new (int, MAX (p.n_values, 1));
+  p.free_next = g_new (int, MAX (p.n_values, 1));
+  p.free_prev = g_new (int, MAX (p.n_values, 1));
+  p.free_head = -1;
+  p.notes = g_ptr_array_new ();
+
+  plan->single_stream = is_single_stream (plan);
+  for (int s = 0; s < plan->n_streams && ok; s++)
+    {
+      compute_use_counts (&p);
+      if (s == 0)
+        for (int i = 0; i < p.n_values; i++)
+          plan->values[i].use_count = p.use_count[i];
+      for (int i = 0; i < p.n_values; i++)
+        p.buffer[i] = i;
+      /* Several streams on one device: no reuse in this pass (parallel
+       * execution mode, memory reuse off). */
+      ok = plan_stream (&p, s, !plan->single_stream, plan->single_stream, error);
+      memset (p.use_count, 0, sizeof (int) * p.n_values);
+      p.free_head = -1;
+    }
+  if (plan->n_streams == 0)
+    {
+      compute_use_counts (&p);
+      for (int i = 0; i < p.n_values; i++)
+        plan->values[i].use_count = p.use_count[i];
+    }
+  if (ok && !plan->single_stream)
+    optimize_multi_stream (&p);
+
+  g_ptr_array_add (p.notes, NULL);
+  plan->notes = (char **) g_ptr_array_free (p.notes, FALSE);
+  g_free (p.shapes);
+  g_free (p.dim_store);
+  g_free (p.use_count);
+  g_free (p.buffer);
+  g_free (p.free_next);
+  g_free (p.free_prev);
+  return ok;
+}
+
+/* ---- GenerateDeallocationPlan ---- */
+
+void
+pv_ort_generate_deallocation_plan (PvOrtPlan *plan)
+{
+  const PvGraph *graph = plan->graph;
+  int n_values = plan->n_values, n_nodes = plan->n_nodes;
+  g_autofree int *start = g_new0 (int, n_values + 1);
+  g_autofree int *fill = NULL;
+  g_autofree int *consumers = NULL;
+  g_autoptr (GArray) releases = g_array_new (FALSE, FALSE, sizeof (int) * 2); /* (node, action) */
+  GArray *actions = g_array_new (FALSE, FALSE, sizeof (PvOrtReleaseAction));
+
+  /* Consumers of each root buffer: streams in order, each walked from its
+   * end, so that with one stream the first consumer is the last to run. */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (int s = 0; s < plan->n_streams; s++)
+        for (int k = plan->streams[s].n_nodes - 1; k >= 0; k--)
+          {
+            int node_id = plan->streams[s].nodes[k];
+            const PvNode *node = &graph->nodes[node_id];
+            for (int a = 0; a < node->n_inputs + node->n_implicit_inputs; a++)
+              {
+                int v = a < node->n_inputs ? node->inputs[a] : node->implicit_inputs[a - node->n_inputs], origin;
+                PvOrtAllocKind kind;
+                if (v < 0)
+                  continue;
+                origin = plan->values[graph->values[v].ort_index].reused_buffer;
+                kind = plan->values[origin].kind;
+                if (kind != PV_ORT_ALLOC_ALLOCATE && kind != PV_ORT_ALLOC_ALLOCATED_EXTERNALLY)
+                  continue;
+                if (pass == 0)
+                  start[origin + 1]++;
+                else
+                  consumers[fill[origin]++] = node_id;
+              }
+          }
+      if (pass == 0)
+        {
+          for (int i = 0; i < n_values; i++)
+            start[i + 1] += start[i];
+          consumers = g_new (int, MAX (start[n_values], 1));
+          fill = g_memdup2 (start, sizeof (int) * (n_values + 1));
+        }
+    }
+
+  for (int i = 0; i < n_values; i++)
+    {
+      PvOrtReleaseAction action = { i, 0 };
+      int first = start[i], end = start[i + 1], id = (int) actions->len;
+      gboolean same_stream = TRUE;
+      if (first == end)
+        continue;
+      for (int j = first + 1; j < end && same_stream; j++)
+        same_stream = plan->node_stream[consumers[j]] == plan->node_stream[consumers[first]];
+      /* One stream: release after its last consumer. Otherwise every
+       * consumer (one entry per use) counts down. */
+      for (int j = first; j < (same_stream ? first + 1 : end); j++)
+        {
+          int pair[2] = { consumers[j], id };
+          action.ref_count++;
+          g_array_append_val (releases, pair);
+        }
+      g_array_append_val (actions, action);
+    }
+  plan->n_release_actions = (int) actions->len;
+  plan->release_actions = (PvOrtReleaseAction *) g_array_free (actions, FALSE);
+
+  plan->node_release_start = g_new0 (int, n_nodes + 1);
+  plan->node_release = g_new (int, MAX (releases->len, 1));
+  for (guint i = 0; i < releases->len; i++)
+    plan->node_release_start[((int *) releases->data)[2 * i] + 1]++;
+  for (int n = 0; n < n_nodes; n++)
+    plan->node_release_start[n + 1] += plan->node_release_start[n];
+  {
+    g_autofree int *at = g_memdup2 (plan->node_release_start, sizeof (int) * (n_nodes + 1));
+    for (guint i = 0; i < releases->len; i++)
+      {
+        const int *pair = &((int *) releases->data)[2 * i];
+        plan->node_release[at[pair[0]]++] = pair[1];
+      }
+  }
 }

@@ -1757,7 +1757,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
   {
     g_autoptr (GHashTable) winner = g_hash_table_new (g_str_hash, g_str_equal); /* name -> stream + 1 */
     g_autoptr (GHashTable) first_seen = g_hash_table_new (g_str_hash, g_str_equal);
-    g_autoptr (GHashTable) seen_in = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    g_autoptr (GHashTable) seen_in = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL); /* "s\x1fname" -> count */
     g_autoptr (GHashTable) suggested = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr (GArray) occurrences = g_array_new (FALSE, FALSE, sizeof (Occurrence));
     int n_missing = 0;
@@ -1819,10 +1819,12 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
         int win = GPOINTER_TO_INT (g_hash_table_lookup (winner, o->name->str)) - 1;
         g_autofree char *key = g_strdup_printf ("%d\x1f%s", o->stream, o->name->str);
         g_autofree char *shown = quoted (o->name->str, o->name->len);
-        gboolean again = g_hash_table_contains (seen_in, key);
+        guint count = GPOINTER_TO_UINT (g_hash_table_lookup (seen_in, key)) + 1;
+        /* A name that several nodes share is listed once per node by ORT
+         * itself: that many entries are not duplicates. */
+        gboolean again = count > MAX (1, nodes_named (&c, o->name)->len);
 
-        if (!again)
-          g_hash_table_add (seen_in, g_steal_pointer (&key));
+        g_hash_table_replace (seen_in, g_steal_pointer (&key), GUINT_TO_POINTER (count));
         if (again)
           add (&c, PV_FINDING_WARNING, o->name->offset, "counts it once", "%s is listed twice in streams[%d]", shown,
                o->stream);
@@ -1905,12 +1907,11 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
           if (pv_device_type_name (device_value (d)) && device_value (d) != dev)
             {
               g_autofree char *shown = quoted (d->str, d->len);
-              g_autofree char *said = device_text (device_value (d));
               g_autofree char *actual = device_text (dev);
               g_autofree char *fname = quoted_name (graph->nodes[first].name);
               add (&c, PV_FINDING_WARNING, d->offset, "takes each stream's device from its first node, not from \"devices\"",
-                   "devices[%u] is %s (%s), but streams[%u] runs on %s, the device of its first node %s", s, shown, said,
-                   s, actual, fname);
+                   "devices[%u] is %s (%s), but streams[%u] runs on %s, the device of its first node %s", s, shown,
+                   pv_device_type_name (device_value (d)), s, actual, fname);
             }
         }
         check_order (&c, (int) s, st, winner);

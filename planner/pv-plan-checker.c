@@ -1,5 +1,7 @@
 #include "pv-plan-checker.h"
 
+#include "pv-happens-before.h"
+
 #include <stdlib.h>
 
 /* One memory object: a value and all its views. */
@@ -12,14 +14,6 @@ typedef struct {
   int def_pos;         /* global order position of def_node, -1 before the first step */
   PvPlacement place;
 } Object;
-
-typedef struct {
-  const PvGraph *graph;
-  int n_streams;
-  int *stream;         /* node -> stream */
-  int *position;       /* node -> position in its stream */
-  int *reach;          /* node * n_streams + s -> first position in s reached strictly after node */
-} Order;
 
 void
 pv_check_result_free (PvCheckResult *result)
@@ -40,94 +34,6 @@ object_root (const int *view_source, int n_values, int v)
   return v;
 }
 
-/* Reachability by stream: reach[u][s] is the first position of stream s
- * that u happens-before (program order + sync edges), or INT_MAX. Filled in
- * reverse of graph->order, a topological order of data, stream and sync
- * edges alike (every stream runs in global topological order). */
-static void
-order_init (Order *o, const PvGraph *g, const PvCheckSchedule *schedule)
-{
-  int n = g->n_nodes, k;
-  g_autofree int *next_in_stream = g_new (int, MAX (n, 1));
-  g_autofree int *last_seen = NULL;
-  GArray **sync_out = g_new0 (GArray *, MAX (n, 1));
-
-  o->graph = g;
-  o->n_streams = 1;
-  o->stream = g_new0 (int, MAX (n, 1));
-  o->position = g_new0 (int, MAX (n, 1));
-  for (int i = 0; i < n; i++)
-    {
-      o->stream[i] = schedule && schedule->node_stream ? schedule->node_stream[i] : 0;
-      o->position[i] = schedule && schedule->node_position ? schedule->node_position[i] : g->nodes[i].order_position;
-      o->n_streams = MAX (o->n_streams, o->stream[i] + 1);
-    }
-  k = o->n_streams;
-  /* The next node of each stream, walking the global order backwards. */
-  last_seen = g_new (int, k);
-  for (int s = 0; s < k; s++)
-    last_seen[s] = -1;
-  for (int i = n - 1; i >= 0; i--)
-    {
-      int id = g->order[i];
-      next_in_stream[id] = last_seen[o->stream[id]];
-      last_seen[o->stream[id]] = id;
-    }
-  for (int e = 0; schedule && e < schedule->n_sync_edges; e++)
-    {
-      int from = schedule->sync_edges[e][0], to = schedule->sync_edges[e][1];
-      if (from < 0 || from >= n || to < 0 || to >= n)
-        continue;
-      if (sync_out[from] == NULL)
-        sync_out[from] = g_array_new (FALSE, FALSE, sizeof (int));
-      g_array_append_val (sync_out[from], to);
-    }
-  o->reach = g_new (int, (gsize) MAX (n, 1) * k);
-  for (int i = n - 1; i >= 0; i--)
-    {
-      int u = g->order[i], *r = &o->reach[(gsize) u * k];
-      for (int s = 0; s < k; s++)
-        r[s] = G_MAXINT;
-      if (next_in_stream[u] >= 0)
-        {
-          int w = next_in_stream[u];
-          r[o->stream[w]] = MIN (r[o->stream[w]], o->position[w]);
-          for (int s = 0; s < k; s++)
-            r[s] = MIN (r[s], o->reach[(gsize) w * k + s]);
-        }
-      for (guint j = 0; sync_out[u] && j < sync_out[u]->len; j++)
-        {
-          int w = g_array_index (sync_out[u], int, j);
-          r[o->stream[w]] = MIN (r[o->stream[w]], o->position[w]);
-          for (int s = 0; s < k; s++)
-            r[s] = MIN (r[s], o->reach[(gsize) w * k + s]);
-        }
-    }
-  for (int i = 0; i < n; i++)
-    if (sync_out[i])
-      g_array_unref (sync_out[i]);
-  g_free (sync_out);
-}
-
-static void
-order_clear (Order *o)
-{
-  g_free (o->stream);
-  g_free (o->position);
-  g_free (o->reach);
-}
-
-/* Does node @u finish before node @d starts? */
-static gboolean
-happens_before (const Order *o, int u, int d)
-{
-  if (u < 0)
-    return TRUE;
-  if (d < 0)
-    return FALSE;
-  return o->reach[(gsize) u * o->n_streams + o->stream[d]] <= o->position[d];
-}
-
 /* Node @d may write @b over @a, a value it reads, when its kernel allows the
  * pair in place (@may_inplace_source[b] is a member of a's object). */
 static gboolean
@@ -140,14 +46,14 @@ in_place (const Object *a, const Object *b, const int *inplace_root)
  * written (or be the node writing @b in place), and @a must not be read
  * after the last step. */
 static gboolean
-ordered_before (const Order *o, const Object *a, const Object *b, const int *inplace_root, int *bad_use)
+ordered_before (const PvHappensBefore *o, const Object *a, const Object *b, const int *inplace_root, int *bad_use)
 {
   if (a->to_end)
     {
       *bad_use = -1;
       return FALSE;
     }
-  if (!happens_before (o, a->def_node, b->def_node) && a->def_node != b->def_node)
+  if (!pv_happens_before (o, a->def_node, b->def_node) && a->def_node != b->def_node)
     {
       *bad_use = a->def_node;
       return FALSE;
@@ -157,7 +63,7 @@ ordered_before (const Order *o, const Object *a, const Object *b, const int *inp
       int u = a->uses[i];
       if (u == b->def_node && in_place (a, b, inplace_root))
         continue;
-      if (!happens_before (o, u, b->def_node))
+      if (!pv_happens_before (o, u, b->def_node))
         {
           *bad_use = u;
           return FALSE;
@@ -201,8 +107,10 @@ compare_objects (const void *x, const void *y, void *data)
 static char *
 describe_conflict (const PvGraph *g, const Object *a, const Object *b, int bad_use, gboolean cross)
 {
-  g_autofree char *when = bad_use < 0 ? g_strdup ("is a graph output (read after the last step), yet")
-                                      : g_strdup_printf ("is still read by node “%s” when", node_label (g, bad_use));
+  g_autofree char *when =
+    bad_use < 0 ? g_strdup ("is a graph output (read after the last step), yet")
+    : bad_use == a->def_node ? g_strdup_printf ("may still be being written by node “%s” when", node_label (g, bad_use))
+                             : g_strdup_printf ("is still read by node “%s” when", node_label (g, bad_use));
 
   return g_strdup_printf ("values “%s” and “%s” share bytes %" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT
                           " of region %d, but “%s” %s node “%s” writes “%s”%s",
@@ -215,7 +123,7 @@ describe_conflict (const PvGraph *g, const Object *a, const Object *b, int bad_u
 /* One region's objects, in definition order: each against the earlier ones
  * whose bytes it overlaps and that no later object has superseded. */
 static void
-sweep_region (const Order *order, const PvGraph *g, Object *objs, const int *keys, guint n, const int *inplace_root,
+sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, const int *keys, guint n, const int *inplace_root,
               GArray *violations)
 {
   g_autoptr (GArray) active = g_array_new (FALSE, FALSE, sizeof (int));
@@ -236,7 +144,7 @@ sweep_region (const Order *order, const PvGraph *g, Object *objs, const int *key
            * decides which one is reported. */
           if (overlap && !forward && !ordered_before (order, b, prev, inplace_root, &ignored))
             {
-              gboolean cross = bad_use >= 0 && b->def_node >= 0 && order->stream[bad_use] != order->stream[b->def_node];
+              gboolean cross = bad_use >= 0 && b->def_node >= 0 && pv_happens_before_stream (order, bad_use) != pv_happens_before_stream (order, b->def_node);
               add_violation (violations, cross ? PV_VIOLATION_UNORDERED : PV_VIOLATION_OVERLAP, prev->root, b->root,
                              bad_use, b->def_node, describe_conflict (g, prev, b, bad_use, cross));
             }
@@ -263,9 +171,10 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
   g_autofree int *inplace_root = NULL;
   GArray *objects = g_array_new (FALSE, TRUE, sizeof (Object));
   g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (int));
-  Order order;
+  g_autoptr (PvHappensBefore) order =
+    pv_happens_before_new (graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
+                           schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
 
-  order_init (&order, graph, schedule);
   for (int v = 0; v < n; v++)
     {
       root_of[v] = object_root (view_source, n, v);
@@ -369,14 +278,13 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
       int region = objs[g_array_index (sorted, int, start)].place.region;
       for (end = start; end < sorted->len && objs[g_array_index (sorted, int, end)].place.region == region; end++)
         ;
-      sweep_region (&order, graph, (Object *) objects->data, &g_array_index (sorted, int, start), end - start,
+      sweep_region (order, graph, (Object *) objects->data, &g_array_index (sorted, int, start), end - start,
                     inplace_root, violations);
     }
 
   for (guint i = 0; i < objects->len; i++)
     g_free (g_array_index (objects, Object, i).uses);
   g_array_unref (objects);
-  order_clear (&order);
 
   result->ok = violations->len == 0;
   if (max_violations > 0 && (int) violations->len > max_violations)

@@ -7,7 +7,10 @@
 #include "pv-kernel-table.h"
 #include "pv-model.h"
 #include "pv-offset-planner.h"
+#include "pv-ort-plan.h"
+#include "pv-partition-config.h"
 #include "pv-plan-checker.h"
+#include "pv-schedule.h"
 #include "pv-shape-inference.h"
 #include "pv-slot-planner.h"
 
@@ -20,6 +23,10 @@ typedef struct {
   GHashTable *input_shapes;      /* graph input -> GArray of gint64, may be NULL */
   gboolean include_graph_inputs; /* slot/arena planners also place graph inputs */
   guint64 alignment;             /* arena alignment, 0: PV_DEFAULT_ALIGNMENT */
+  const char *partition_text;    /* a DeviceBasedPartitioner config, NULL: ORT's default */
+  gsize partition_len;
+  const int *node_devices;       /* node id -> device type (0 CPU, 1 GPU), NULL: all CPU */
+  PvStreamRegistry registry;     /* which wait handles exist (cpu: none) */
 } PvSessionOptions;
 
 typedef struct {
@@ -39,6 +46,18 @@ typedef struct {
   PvCheckResult *arena_check;
 
   guint64 load_bytes;            /* LOAD: max bytes live at one step (unaligned) */
+
+  PvPartitionCheck *partition_check; /* findings about partition_text, NULL without one */
+  PvPartitionConfig *partition;  /* the streams ORT runs (default when none or discarded) */
+  PvOrtPlan *ort;                /* ONNX Runtime's plan; NULL when ORT would refuse to run */
+  char *ort_error;               /* why there is no ORT plan */
+  PvSchedule *schedule;          /* simulation of the ORT execution plan */
+  guint64 *value_bytes;          /* value id -> bytes when known (0 otherwise) */
+  PvCheckResult *ort_check;      /* the checker on ORT's allocation plan */
+  PvOffsetPlan *ort_arena;       /* ORT's Allocate buffers packed in one arena */
+  int *ort_arena_values;         /* buffer index -> root value id */
+  int n_ort_arena_values;
+  guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */
   double plan_ms;                /* time spent planning and checking */
 } PvSession;
 

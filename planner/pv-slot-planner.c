@@ -64,6 +64,13 @@ PvSlotPlan *
 pv_slot_plan_new (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs, PvSizeOracle oracle,
                   gpointer oracle_data)
 {
+  return pv_slot_plan_new_for_streams (graph, view_source, include_graph_inputs, NULL, oracle, oracle_data);
+}
+
+PvSlotPlan *
+pv_slot_plan_new_for_streams (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs,
+                              const PvHappensBefore *hb, PvSizeOracle oracle, gpointer oracle_data)
+{
   PvSlotPlan *plan = g_new0 (PvSlotPlan, 1);
   PvLiveness *live = pv_liveness_new (graph, view_source, include_graph_inputs);
   g_autoptr (GArray) unknown = g_array_new (FALSE, FALSE, sizeof (int));
@@ -74,6 +81,8 @@ pv_slot_plan_new (const PvGraph *graph, const int *view_source, gboolean include
   gboolean *planned;
   int n = graph->n_values;
 
+  if (hb)
+    pv_liveness_widen_for_streams (live, graph, hb);
   plan->liveness = live;
   plan->slot_of = g_new (int, MAX (n, 1));
   plan->bytes = g_new0 (guint64, MAX (n, 1));

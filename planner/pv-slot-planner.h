@@ -42,6 +42,10 @@ typedef struct {
 
 PvSlotPlan *pv_slot_plan_new (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs,
                               PvSizeOracle oracle, gpointer oracle_data);
+/* The same for an execution on several streams: lifetimes are widened with
+ * pv_liveness_widen_for_streams() so that reuse is safe on every stream. */
+PvSlotPlan *pv_slot_plan_new_for_streams (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs,
+                                          const PvHappensBefore *hb, PvSizeOracle oracle, gpointer oracle_data);
 void pv_slot_plan_free (PvSlotPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvSlotPlan, pv_slot_plan_free)
 

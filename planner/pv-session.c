@@ -176,7 +176,31 @@ check_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
         node_position[s->ort->streams[st].nodes[k]] = k;
     check_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position,
                                          (const int (*)[2]) s->schedule->sync_edges, s->schedule->n_sync_edges };
-    s->ort_check = pv_plan_check (g, &check_schedule, place, s->view_source, s->inplace_source, need, 100);
+    /* Views are what ORT's plan aliased: on several streams ORT disables
+     * aliasing and an Identity copies into a buffer of its own. */
+    {
+      g_autofree int *ort_views = g_new (int, MAX (g->n_values, 1));
+      for (int v = 0; v < g->n_values; v++)
+        ort_views[v] = -1;
+      for (int i = 0; i < s->ort->n_values; i++)
+        {
+          const PvOrtValuePlan *vp = &s->ort->values[i];
+          const PvNode *producer;
+          if (vp->reuse_rule != PV_ORT_REUSE_ALIAS && vp->reuse_rule != PV_ORT_REUSE_VARIADIC_ALIAS)
+            continue;
+          /* The aliased input is the producer's input in the same buffer (not
+           * the buffer's first occupant, which may be long dead). */
+          producer = &g->nodes[g->values[vp->value].producer];
+          for (int k = 0; k < producer->n_inputs && ort_views[vp->value] < 0; k++)
+            {
+              int w = producer->inputs[k];
+              if (w >= 0 && g->values[w].ort_index >= 0 &&
+                  s->ort->values[g->values[w].ort_index].reused_buffer == vp->reused_buffer)
+                ort_views[vp->value] = w;
+            }
+        }
+      s->ort_check = pv_plan_check (g, &check_schedule, place, ort_views, s->inplace_source, need, 100);
+    }
 
     /* What ORT's buffers would cost in one arena: each root buffer lives from
      * the first definition to the last read among the values it holds. */

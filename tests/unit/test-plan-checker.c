@@ -6,6 +6,7 @@
 #include "pv-offset-planner.h"
 #include "pv-onnx-builder.h"
 #include "pv-plan-checker.h"
+#include "pv-random-graph.h"
 #include "pv-slot-planner.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
@@ -254,62 +255,6 @@ random_sizes (gpointer data, int v, guint64 *bytes_out)
   return PV_SIZE_KNOWN;
 }
 
-/* A random DAG: each node reads 1-3 earlier values (fan-in), some values are
- * read many times (fan-out), some nodes are Reshape views of their input. */
-static PvModel *
-random_dag (GRand *rand, GHashTable *sizes, int **views_out)
-{
-  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  int n_nodes = g_rand_int_range (rand, 2, 30);
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GPtrArray) view_names = g_ptr_array_new ();
-  PvModel *m;
-  int *views;
-
-  pv_onnx_builder_add_opset (b, "", 17);
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  g_ptr_array_add (names, g_strdup ("x"));
-  for (int i = 0; i < n_nodes; i++)
-    {
-      int fan_in = g_rand_int_range (rand, 1, 4);
-      const char *inputs[4] = { NULL };
-      g_autofree char *node = g_strdup_printf ("n%d", i);
-      char *out = g_strdup_printf ("v%d", i);
-      gboolean view = g_rand_int_range (rand, 0, 6) == 0;
-      if (view)
-        fan_in = 1;
-      for (int k = 0; k < fan_in; k++)
-        {
-          /* Prefer recent values, sometimes reach far back. */
-          int pick = g_rand_boolean (rand) ? (int) names->len - 1 - g_rand_int_range (rand, 0, MIN (3, (int) names->len))
-                                           : g_rand_int_range (rand, 0, names->len);
-          inputs[k] = names->pdata[MAX (pick, 0)];
-        }
-      pv_onnx_graph_add_node (g, view ? "Identity" : "Sum", node, inputs, (const char *const[]) { out, NULL });
-      g_hash_table_insert (sizes, g_strdup (out), GUINT_TO_POINTER (g_rand_int_range (rand, 1, 5) * 64));
-      if (view)
-        g_ptr_array_add (view_names, out);
-      g_ptr_array_add (names, out);
-    }
-  /* The last value and a random earlier one are graph outputs. */
-  pv_onnx_graph_add_output (g, names->pdata[names->len - 1], F, "4");
-  if (names->len > 3 && g_rand_boolean (rand))
-    pv_onnx_graph_add_output (g, names->pdata[g_rand_int_range (rand, 1, names->len - 1)], F, "4");
-  m = load (b);
-  views = g_new (int, m->graph->n_values);
-  for (int v = 0; v < m->graph->n_values; v++)
-    views[v] = -1;
-  for (guint i = 0; i < view_names->len; i++)
-    {
-      int v = pv_graph_find_value (m->graph, view_names->pdata[i]);
-      const PvNode *node = &m->graph->nodes[m->graph->values[v].producer];
-      views[v] = node->inputs[0];
-    }
-  *views_out = views;
-  return m;
-}
-
 static void
 test_random_plans_pass_and_faults_are_caught (void)
 {
@@ -320,7 +265,7 @@ test_random_plans_pass_and_faults_are_caught (void)
     {
       g_autoptr (GHashTable) sizes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       g_autofree int *views = NULL;
-      g_autoptr (PvModel) m = random_dag (rand, sizes, &views);
+      g_autoptr (PvModel) m = pv_random_graph_new (rand, sizes, &views);
       RandomSizes rs = { sizes, m->graph };
       g_autoptr (PvSlotPlan) slots = pv_slot_plan_new (m->graph, views, FALSE, random_sizes, &rs);
       const PvLiveness *live = slots->liveness;

@@ -1,0 +1,95 @@
+/* Properties of every plan planviz makes, on random graphs split into 1-4
+ * random streams through a real partition config: ONNX Runtime's plan, the
+ * slot plan and the arena plan all pass the checker against the streams as
+ * they run; each safe plan's peak is at least LOAD; slots never exceed
+ * naive. */
+#include <string.h>
+
+#include "pv-partition-config.h"
+#include "pv-random-graph.h"
+#include "pv-session.h"
+
+/* A DeviceBasedPartitioner config putting each node on a random stream (no
+ * stream left empty: ORT 1.30 crashes on those). */
+static char *
+random_config (GRand *rand, const PvGraph *g, int *n_streams_out)
+{
+  int wanted = g_rand_int_range (rand, 1, 5);  /* not inside MIN(): it evaluates twice */
+  int n_streams = MIN (wanted, g->n_nodes);
+  g_autofree int *stream = g_new (int, g->n_nodes);
+  GString *json = g_string_new ("{\"type\":\"DeviceBasedPartitioner\",\"streams\":[");
+
+  for (int i = 0; i < g->n_nodes; i++)
+    stream[i] = i < n_streams ? i : g_rand_int_range (rand, 0, n_streams);
+  for (int s = 0; s < n_streams; s++)
+    {
+      gboolean first = TRUE;
+      g_string_append (json, s ? ",[" : "[");
+      for (int i = 0; i < g->n_nodes; i++)
+        if (stream[i] == s)
+          {
+            g_string_append_printf (json, "%s\"%s\"", first ? "" : ",", g->nodes[i].name);
+            first = FALSE;
+          }
+      g_string_append (json, "]");
+    }
+  g_string_append (json, "],\"devices\":[");
+  for (int s = 0; s < n_streams; s++)
+    g_string_append (json, s ? ",\"0\"" : "\"0\"");
+  g_string_append (json, "]}");
+  *n_streams_out = n_streams;
+  return g_string_free (json, FALSE);
+}
+
+static void
+assert_safe (const char *what, const PvCheckResult *check, int round, const char *config)
+{
+  if (!check->ok)
+    g_error ("round %d: %s plan unsafe: %s\nconfig: %s", round, what, check->violations[0].message, config);
+}
+
+static void
+test_random_partitions (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (NULL);
+  int rounds = 10000, multi = 0;
+
+  for (int round = 0; round < rounds; round++)
+    {
+      g_autoptr (GHashTable) sizes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autofree int *views = NULL;
+      g_autoptr (PvModel) m = pv_random_graph_new (rand, sizes, &views);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (PvSession) s = NULL;
+      g_autofree char *config = NULL;
+      PvSessionOptions options = { 0 };
+      int n_streams;
+
+      config = random_config (rand, m->graph, &n_streams);
+      options.partition_text = config;
+      options.partition_len = strlen (config);
+      s = pv_session_new (m, kernels, &options, &error);
+      g_assert_no_error (error);
+      if (s->ort == NULL)
+        g_error ("round %d: no ORT plan: %s\nconfig: %s", round, s->ort_error, config);
+      multi += s->ort->n_streams > 1;
+      g_assert_false (s->slots->deferred);
+      assert_safe ("ONNX Runtime", s->ort_check, round, config);
+      assert_safe ("slot", s->slots_check, round, config);
+      assert_safe ("arena", s->arena_check, round, config);
+      g_assert_cmpuint (s->slots->peak_bytes, <=, s->slots->naive_bytes);
+      g_assert_cmpuint (s->slots->peak_bytes, >=, s->load_bytes);
+      g_assert_cmpuint (s->arena->peak_bytes, >=, s->load_bytes);
+    }
+  g_test_message ("%d random graphs, %d of them on 2-4 streams: every plan safe", rounds, multi);
+  g_assert_cmpint (multi, >, rounds / 2);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/properties/random-partitions", test_random_partitions);
+  return g_test_run ();
+}

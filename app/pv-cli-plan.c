@@ -9,13 +9,19 @@
 int
 pv_cli_plan (int argc, char **argv)
 {
-  g_autofree char *planner = NULL, *format = NULL, *kernel_defs = NULL;
+  g_autofree char *planner = NULL, *format = NULL, *kernel_defs = NULL, *partition = NULL, *registry = NULL;
+  g_autofree char *partition_text = NULL;
+  gsize partition_len = 0;
   g_auto (GStrv) bound_specs = NULL, input_specs = NULL;
   gboolean include_inputs = FALSE;
   GOptionEntry entries[] = {
-    { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner, "slots (greedy slots) or arena (offsets in one arena)",
-      "PLANNER" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "text or json", "FORMAT" },
+    { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
+      "ort (ONNX Runtime's own plan), slots (greedy slots) or arena (offsets in one arena)", "PLANNER" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+      "text, json, trace (Chrome trace events) or ort (ONNX Runtime's plan printout)", "FORMAT" },
+    { "partition", 0, 0, G_OPTION_ARG_FILENAME, &partition, "DeviceBasedPartitioner config (default: ORT's)",
+      "P.json" },
+    { "registry", 0, 0, G_OPTION_ARG_STRING, &registry, "Stream wait handles: cpu (default) or cuda", "cpu|cuda" },
     { "bound", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &bound_specs, "Give a symbolic dim a value (repeatable)", "SYMBOL=N" },
     { "input-shape", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &input_specs, "Fix a graph input's dims (repeatable)",
       "NAME=D1,D2,…" },
@@ -32,7 +38,7 @@ pv_cli_plan (int argc, char **argv)
   g_autoptr (GHashTable) bounds = NULL, input_shapes = NULL;
   g_autofree char *text = NULL;
   PvSessionOptions options = { 0 };
-  PvPlannerKind kind = PV_PLANNER_SLOTS;
+  PvPlannerKind kind = PV_PLANNER_ORT;
   gboolean json;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -45,20 +51,32 @@ pv_cli_plan (int argc, char **argv)
     }
   if (planner && !pv_planner_kind_from_string (planner, &kind))
     {
-      g_printerr ("planviz-cli plan: unknown planner “%s” (slots, arena)\n", planner);
+      g_printerr ("planviz-cli plan: unknown planner “%s” (ort, slots, arena)\n", planner);
       return PV_CLI_USAGE;
     }
-  if (format && g_strcmp0 (format, "json") != 0 && g_strcmp0 (format, "text") != 0)
+  if (format && !g_strv_contains ((const char *const[]) { "text", "json", "trace", "ort", NULL }, format))
     {
-      g_printerr ("planviz-cli plan: unknown format “%s” (text, json)\n", format);
+      g_printerr ("planviz-cli plan: unknown format “%s” (text, json, trace, ort)\n", format);
       return PV_CLI_USAGE;
     }
+  if (registry && g_strcmp0 (registry, "cpu") != 0 && g_strcmp0 (registry, "cuda") != 0)
+    {
+      g_printerr ("planviz-cli plan: unknown registry “%s” (cpu, cuda)\n", registry);
+      return PV_CLI_USAGE;
+    }
+  if (g_strcmp0 (format, "ort") == 0)
+    kind = PV_PLANNER_ORT;
   json = g_strcmp0 (format, "json") == 0;
   bounds = pv_cli_parse_bounds (bound_specs);
   input_shapes = pv_cli_parse_input_shapes (input_specs);
   if (bounds == NULL || input_shapes == NULL)
     return PV_CLI_USAGE;
 
+  if (partition && !g_file_get_contents (partition, &partition_text, &partition_len, &error))
+    {
+      g_printerr ("planviz-cli: %s\n", error->message);
+      return PV_CLI_BAD_INPUT;
+    }
   model = pv_model_load_from_file (argv[1], &error);
   kernels = model ? pv_kernel_table_new_default (&error) : NULL;
   if (kernels && kernel_defs && !pv_kernel_table_merge_file (kernels, kernel_defs, &error))
@@ -66,17 +84,32 @@ pv_cli_plan (int argc, char **argv)
   options.bounds = bounds;
   options.input_shapes = input_shapes;
   options.include_graph_inputs = include_inputs;
+  options.partition_text = partition_text;
+  options.partition_len = partition_len;
+  options.registry = g_strcmp0 (registry, "cuda") == 0 ? PV_REGISTRY_CUDA : PV_REGISTRY_CPU;
   session = kernels ? pv_session_new (model, kernels, &options, &error) : NULL;
   if (session == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);
       return PV_CLI_BAD_INPUT;
     }
-  text = json ? pv_plan_export_json (session, kind) : pv_plan_export_text (session, kind);
+  if (g_strcmp0 (format, "ort") == 0)
+    text = session->ort ? pv_ort_plan_to_ort_text (session->ort) : NULL;
+  else if (g_strcmp0 (format, "trace") == 0)
+    text = pv_plan_export_trace (session, kind);
+  else
+    text = json ? pv_plan_export_json (session, kind) : pv_plan_export_text (session, kind);
+  if (text == NULL)
+    {
+      g_printerr ("planviz-cli: %s\n", session->ort_error);
+      return PV_CLI_BAD_INPUT;
+    }
   fputs (text, stdout);
-  if (json)
+  if (!g_str_has_suffix (text, "\n"))
     fputc ('\n', stdout);
-  /* An unsafe plan is a finding scripts must notice. */
+  /* A plan ORT refuses, or an unsafe plan, is a finding scripts must notice. */
+  if (kind == PV_PLANNER_ORT)
+    return session->ort && session->ort_check->ok ? PV_CLI_OK : PV_CLI_BAD_INPUT;
   if (!session->slots->deferred &&
       !(kind == PV_PLANNER_SLOTS ? session->slots_check->ok : session->arena_check->ok))
     return PV_CLI_BAD_INPUT;

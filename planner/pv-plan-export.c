@@ -3,10 +3,24 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
+const char *
+pv_planner_kind_name (PvPlannerKind kind)
+{
+  switch (kind)
+    {
+    case PV_PLANNER_ORT: return "ort";
+    case PV_PLANNER_SLOTS: return "slots";
+    case PV_PLANNER_ARENA: return "arena";
+    default: return "unknown";
+    }
+}
+
 gboolean
 pv_planner_kind_from_string (const char *name, PvPlannerKind *kind_out)
 {
-  if (g_strcmp0 (name, "slots") == 0)
+  if (g_strcmp0 (name, "ort") == 0)
+    *kind_out = PV_PLANNER_ORT;
+  else if (g_strcmp0 (name, "slots") == 0)
     *kind_out = PV_PLANNER_SLOTS;
   else if (g_strcmp0 (name, "arena") == 0)
     *kind_out = PV_PLANNER_ARENA;
@@ -51,13 +65,110 @@ checker_json (const PvGraph *g, const PvCheckResult *check)
 static const PvCheckResult *
 check_of (const PvSession *s, PvPlannerKind kind)
 {
-  return kind == PV_PLANNER_SLOTS ? s->slots_check : s->arena_check;
+  switch (kind)
+    {
+    case PV_PLANNER_ORT: return s->ort_check;
+    case PV_PLANNER_SLOTS: return s->slots_check;
+    default: return s->arena_check;
+    }
 }
 
 static guint64
 peak_of (const PvSession *s, PvPlannerKind kind)
 {
-  return kind == PV_PLANNER_SLOTS ? s->slots->peak_bytes : s->arena->peak_bytes;
+  switch (kind)
+    {
+    case PV_PLANNER_ORT: return s->ort_peak_bytes;
+    case PV_PLANNER_SLOTS: return s->slots->peak_bytes;
+    default: return s->arena->peak_bytes;
+    }
+}
+
+static const char *
+step_kind_name (PvOrtStepKind kind)
+{
+  switch (kind)
+    {
+    case PV_ORT_STEP_BARRIER: return "Barrier";
+    case PV_ORT_STEP_WAIT_ON_EP: return "WaitOnEP";
+    case PV_ORT_STEP_LAUNCH_KERNEL: return "LaunchKernel";
+    case PV_ORT_STEP_ACTIVATE_NOTIFICATION: return "ActivateNotification";
+    case PV_ORT_STEP_TRIGGER_DOWNSTREAM: return "TriggerDownstream";
+    default: return "unknown";
+    }
+}
+
+/* ONNX Runtime's plan: values by OrtValue index, streams and steps, the
+ * deallocation plan (issue #4's schema). */
+static void
+ort_plan_json (cJSON *root, const PvSession *s)
+{
+  const PvGraph *g = s->model->graph;
+  const PvOrtPlan *plan = s->ort;
+  cJSON *values = cJSON_AddArrayToObject (root, "values");
+  cJSON *streams = cJSON_AddArrayToObject (root, "streams");
+  cJSON *actions = cJSON_AddArrayToObject (root, "release_actions");
+  cJSON *release = cJSON_AddObjectToObject (root, "node_release_list");
+  cJSON *notes = cJSON_AddArrayToObject (root, "ort_stdout");
+
+  cJSON_AddBoolToObject (root, "single_stream", plan->single_stream);
+  for (int i = 0; i < plan->n_values; i++)
+    {
+      const PvOrtValuePlan *vp = &plan->values[i];
+      cJSON *item = cJSON_CreateObject ();
+      g_autofree char *device = pv_ort_device_to_string (&vp->location);
+      cJSON_AddNumberToObject (item, "index", i);
+      cJSON_AddStringToObject (item, "name", g->values[vp->value].name);
+      cJSON_AddStringToObject (item, "kind", pv_ort_alloc_kind_name (vp->kind));
+      cJSON_AddNumberToObject (item, "reused_buffer", vp->reused_buffer);
+      cJSON_AddNumberToObject (item, "device", vp->location.type);
+      cJSON_AddStringToObject (item, "location", device);
+      if (s->value_bytes && s->value_bytes[vp->value])
+        cJSON_AddNumberToObject (item, "bytes", (double) s->value_bytes[vp->value]);
+      else
+        cJSON_AddNullToObject (item, "bytes");
+      cJSON_AddItemToArray (values, item);
+    }
+  for (int st = 0; st < plan->n_streams; st++)
+    {
+      cJSON *stream = cJSON_CreateObject ();
+      cJSON *steps = cJSON_AddArrayToObject (stream, "steps");
+      cJSON_AddNumberToObject (stream, "device", plan->streams[st].device.type);
+      for (int k = 0; k < plan->streams[st].n_steps; k++)
+        {
+          const PvOrtStep *step = &plan->streams[st].steps[k];
+          cJSON *item = cJSON_CreateObject ();
+          cJSON_AddStringToObject (item, "kind", step_kind_name (step->kind));
+          if (step->node >= 0)
+            cJSON_AddStringToObject (item, "node", g->nodes[step->node].name);
+          else
+            cJSON_AddNullToObject (item, "node");
+          cJSON_AddNumberToObject (item, "id", step->id);
+          if (s->schedule && s->schedule->step_spans[st][k].start >= 0)
+            {
+              cJSON_AddNumberToObject (item, "start", s->schedule->step_spans[st][k].start);
+              cJSON_AddNumberToObject (item, "end", s->schedule->step_spans[st][k].end);
+            }
+          cJSON_AddItemToArray (steps, item);
+        }
+      cJSON_AddItemToArray (streams, stream);
+    }
+  for (int i = 0; i < plan->n_release_actions; i++)
+    {
+      cJSON *item = cJSON_CreateObject ();
+      cJSON_AddNumberToObject (item, "value", plan->release_actions[i].value_index);
+      cJSON_AddNumberToObject (item, "ref_count", plan->release_actions[i].ref_count);
+      cJSON_AddItemToArray (actions, item);
+    }
+  for (int n = 0; n < plan->n_nodes; n++)
+    if (plan->node_release_start[n + 1] > plan->node_release_start[n])
+      {
+        cJSON *list = cJSON_AddArrayToObject (release, g->nodes[n].name);
+        for (int k = plan->node_release_start[n]; k < plan->node_release_start[n + 1]; k++)
+          cJSON_AddItemToArray (list, cJSON_CreateNumber (plan->node_release[k]));
+      }
+  for (int i = 0; plan->notes && plan->notes[i]; i++)
+    cJSON_AddItemToArray (notes, cJSON_CreateString (plan->notes[i]));
 }
 
 char *
@@ -67,9 +178,38 @@ pv_plan_export_json (const PvSession *s, PvPlannerKind kind)
   cJSON *root = cJSON_CreateObject ();
   char *text;
 
-  cJSON_AddStringToObject (root, "planner", kind == PV_PLANNER_SLOTS ? "slots" : "arena");
+  cJSON_AddStringToObject (root, "planner", pv_planner_kind_name (kind));
   cJSON_AddStringToObject (root, "model", s->model->source_name);
-  if (s->slots->deferred)
+  if (kind == PV_PLANNER_ORT)
+    {
+      if (s->ort == NULL)
+        {
+          cJSON_AddStringToObject (root, "status", "refused");
+          cJSON_AddStringToObject (root, "error", s->ort_error ? s->ort_error : "");
+        }
+      else
+        {
+          gboolean complete = !s->slots->deferred;
+          cJSON_AddStringToObject (root, "status", complete ? "complete" : "deferred");
+          if (complete)
+            {
+              cJSON_AddNumberToObject (root, "peak_bytes", (double) s->ort_peak_bytes);
+              cJSON_AddNumberToObject (root, "lower_bound_bytes", (double) s->load_bytes);
+              cJSON_AddNumberToObject (root, "peak_over_lower_bound",
+                                       s->load_bytes ? (double) s->ort_peak_bytes / (double) s->load_bytes : 1.0);
+              cJSON_AddNumberToObject (root, "arena_bytes", (double) s->ort_arena->peak_bytes);
+            }
+          else
+            {
+              cJSON *symbols = cJSON_AddArrayToObject (root, "unbound_symbols");
+              for (int i = 0; s->unbound_symbols && s->unbound_symbols[i]; i++)
+                cJSON_AddItemToArray (symbols, cJSON_CreateString (s->unbound_symbols[i]));
+            }
+          ort_plan_json (root, s);
+          cJSON_AddItemToObject (root, "checker", checker_json (g, s->ort_check));
+        }
+    }
+  else if (s->slots->deferred)
     {
       cJSON *unknown = cJSON_AddArrayToObject (root, "unknown");
       cJSON *symbols = cJSON_AddArrayToObject (root, "unbound_symbols");
@@ -153,7 +293,37 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
   const PvGraph *g = s->model->graph;
   GString *out = g_string_new (NULL);
 
-  g_string_append_printf (out, "%s: %s planner\n", s->model->source_name, kind == PV_PLANNER_SLOTS ? "slot" : "arena");
+  g_string_append_printf (out, "%s: %s planner\n", s->model->source_name,
+                          kind == PV_PLANNER_ORT ? "ONNX Runtime 1.30's" : kind == PV_PLANNER_SLOTS ? "slot" : "arena");
+  if (kind == PV_PLANNER_ORT)
+    {
+      g_autofree char *ort_text = NULL;
+      if (s->ort == NULL)
+        {
+          g_string_append_printf (out, "no plan: %s\n", s->ort_error ? s->ort_error : "");
+          return g_string_free (out, FALSE);
+        }
+      if (s->partition_check)
+        g_string_append_printf (out, "partition: %s\n", s->partition_check->summary);
+      g_string_append_printf (out, "%d logic stream%s%s\n", s->ort->n_streams, s->ort->n_streams == 1 ? "" : "s",
+                              s->ort->single_stream ? "" : " (several on one device: ORT disables in-place reuse per "
+                                                           "stream, then reuses by serialized shape size)");
+      if (!s->slots->deferred)
+        {
+          g_autofree char *peak = human_bytes (s->ort_peak_bytes), *arena = human_bytes (s->ort_arena->peak_bytes);
+          g_autofree char *load = human_bytes (s->load_bytes);
+          g_string_append_printf (out, "buffers allocated %s; in one arena %s; lower bound (LOAD) %s\n", peak, arena,
+                                  load);
+        }
+      g_string_append_printf (out, "checker: %s\n", s->ort_check->ok ? "safe" : "UNSAFE (a hazard of this config)");
+      for (int i = 0; i < s->ort_check->n_violations; i++)
+        g_string_append_printf (out, "  %s\n", s->ort_check->violations[i].message);
+      for (int i = 0; s->ort->notes && s->ort->notes[i]; i++)
+        g_string_append_printf (out, "ORT prints: %s\n", s->ort->notes[i]);
+      ort_text = pv_ort_plan_to_ort_text (s->ort);
+      g_string_append_printf (out, "\n%s", ort_text);
+      return g_string_free (out, FALSE);
+    }
   if (s->slots->deferred)
     {
       g_string_append_printf (out, "deferred: %d values have a size that depends on unbound symbols:", s->slots->n_unknown);
@@ -199,4 +369,156 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
         g_string_append_printf (out, "%" G_GUINT64_FORMAT "\n", s->arena->offsets[arena_index[v]]);
     }
   return g_string_free (out, FALSE);
+}
+
+/* ---- Chrome trace events ---- */
+
+#define US_PER_UNIT 1000.0
+
+static void
+trace_meta (cJSON *events, int pid, int tid, const char *what, const char *name)
+{
+  cJSON *e = cJSON_CreateObject ();
+  cJSON *args = cJSON_AddObjectToObject (e, "args");
+  cJSON_AddStringToObject (e, "ph", "M");
+  cJSON_AddStringToObject (e, "name", what);
+  cJSON_AddNumberToObject (e, "pid", pid);
+  cJSON_AddNumberToObject (e, "tid", tid);
+  cJSON_AddStringToObject (args, "name", name);
+  cJSON_AddItemToArray (events, e);
+}
+
+static void
+trace_slice (cJSON *events, int pid, int tid, double start, double end, const char *name, const char *cat)
+{
+  cJSON *e = cJSON_CreateObject ();
+  cJSON_AddStringToObject (e, "ph", "X");
+  cJSON_AddStringToObject (e, "name", name);
+  cJSON_AddStringToObject (e, "cat", cat);
+  cJSON_AddNumberToObject (e, "pid", pid);
+  cJSON_AddNumberToObject (e, "tid", tid);
+  cJSON_AddNumberToObject (e, "ts", start * US_PER_UNIT);
+  cJSON_AddNumberToObject (e, "dur", MAX (end - start, 0.01) * US_PER_UNIT);
+  cJSON_AddItemToArray (events, e);
+}
+
+static void
+trace_flow (cJSON *events, const char *ph, int id, int tid, double ts, const char *name)
+{
+  cJSON *e = cJSON_CreateObject ();
+  cJSON_AddStringToObject (e, "ph", ph);
+  cJSON_AddStringToObject (e, "name", name);
+  cJSON_AddStringToObject (e, "cat", "sync");
+  cJSON_AddNumberToObject (e, "id", id);
+  cJSON_AddNumberToObject (e, "pid", 1);
+  cJSON_AddNumberToObject (e, "tid", tid);
+  cJSON_AddNumberToObject (e, "ts", ts * US_PER_UNIT);
+  if (ph[0] == 'f')
+    cJSON_AddStringToObject (e, "bp", "e");
+  cJSON_AddItemToArray (events, e);
+}
+
+char *
+pv_plan_export_trace (const PvSession *s, PvPlannerKind kind)
+{
+  const PvGraph *g = s->model->graph;
+  const PvSchedule *sched = s->schedule;
+  cJSON *root = cJSON_CreateObject ();
+  cJSON *events = cJSON_AddArrayToObject (root, "traceEvents");
+  char *text, *copy;
+
+  cJSON_AddStringToObject (root, "displayTimeUnit", "ms");
+  if (s->ort == NULL || sched == NULL)
+    {
+      cJSON_AddStringToObject (root, "error", s->ort_error ? s->ort_error : "no execution plan");
+      goto done;
+    }
+  trace_meta (events, 1, 0, "process_name", "streams");
+  trace_meta (events, 2, 0, "process_name", kind == PV_PLANNER_ARENA ? "arena rows" :
+                                            kind == PV_PLANNER_SLOTS ? "slots" : "ONNX Runtime buffers");
+  for (int st = 0; st < s->ort->n_streams; st++)
+    {
+      g_autofree char *name = g_strdup_printf ("stream %d · %s", st, s->ort->streams[st].device.type ? "GPU" : "CPU");
+      trace_meta (events, 1, st, "thread_name", name);
+      for (int k = 0; k < s->ort->streams[st].n_steps; k++)
+        {
+          const PvOrtStep *step = &s->ort->streams[st].steps[k];
+          const PvSpan *span = &sched->step_spans[st][k];
+          if (span->start < 0)
+            continue;
+          if (step->kind == PV_ORT_STEP_LAUNCH_KERNEL)
+            trace_slice (events, 1, st, span->start, span->end, g->nodes[step->node].name, g->nodes[step->node].op_type);
+        }
+    }
+  /* Synchronisation as flow arrows: producer's end to the waiting kernel. */
+  for (int e = 0; e < sched->n_sync_edges; e++)
+    {
+      int from = sched->sync_edges[e][0], to = sched->sync_edges[e][1];
+      if (from < 0 || to < 0)
+        continue;
+      trace_flow (events, "s", e + 1, s->ort->node_stream[from], sched->node_spans[from].end - 0.001, "sync");
+      trace_flow (events, "f", e + 1, s->ort->node_stream[to], sched->node_spans[to].start, "sync");
+    }
+  /* Memory tracks. */
+  if (!s->slots->deferred)
+    {
+      /* Arena rows: one per distinct offset, numbered in first-seen order. */
+      g_autoptr (GHashTable) rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      g_autofree int *arena_index = g_new (int, MAX (g->n_values, 1));
+      for (int v = 0; v < g->n_values; v++)
+        arena_index[v] = -1;
+      for (int i = 0; i < s->n_arena_values; i++)
+        arena_index[s->arena_values[i]] = i;
+      for (int v = 0; v < g->n_values; v++)
+        {
+          gint64 track = -1;
+          const PvSpan *span = &sched->value_spans[v];
+          if (span->start < 0)
+            continue;
+          if (kind == PV_PLANNER_SLOTS)
+            track = s->slots->slot_of[v];
+          else if (kind == PV_PLANNER_ORT && g->values[v].ort_index >= 0)
+            {
+              const PvOrtValuePlan *vp = &s->ort->values[g->values[v].ort_index];
+              if (vp->kind == PV_ORT_ALLOC_ALLOCATE || vp->kind == PV_ORT_ALLOC_REUSE ||
+                  vp->kind == PV_ORT_ALLOC_ALLOCATE_OUTPUT)
+                track = vp->reused_buffer;
+            }
+          else if (kind == PV_PLANNER_ARENA && arena_index[v] >= 0)
+            {
+              gint64 offset = (gint64) s->arena->offsets[arena_index[v]];
+              gpointer row = g_hash_table_lookup (rows, &offset);
+              if (row == NULL)
+                {
+                  row = GINT_TO_POINTER (g_hash_table_size (rows) + 1);
+                  g_hash_table_insert (rows, g_memdup2 (&offset, sizeof offset), row);
+                }
+              track = GPOINTER_TO_INT (row) - 1;
+            }
+          if (track < 0)
+            continue;
+          trace_slice (events, 2, (int) track, span->start, MAX (span->end, span->start + 0.5), g->values[v].name,
+                       "value");
+        }
+    }
+  /* Live bytes per device as counters. */
+  for (int c = 0; c < sched->n_curves; c++)
+    for (int i = 0; i < sched->curves[c].n_points; i++)
+      {
+        cJSON *e = cJSON_CreateObject ();
+        cJSON *args = cJSON_AddObjectToObject (e, "args");
+        g_autofree char *series = g_strdup_printf ("device %d", sched->curves[c].device);
+        cJSON_AddStringToObject (e, "ph", "C");
+        cJSON_AddStringToObject (e, "name", "live bytes");
+        cJSON_AddNumberToObject (e, "pid", 1);
+        cJSON_AddNumberToObject (e, "ts", sched->curves[c].points[i].time * US_PER_UNIT);
+        cJSON_AddNumberToObject (args, series, (double) sched->curves[c].points[i].bytes);
+        cJSON_AddItemToArray (events, e);
+      }
+done:
+  text = cJSON_PrintUnformatted (root);
+  cJSON_Delete (root);
+  copy = g_strdup (text);
+  cJSON_free (text);
+  return copy;
 }

@@ -7,9 +7,12 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  PV_PLANNER_SLOTS,
-  PV_PLANNER_ARENA,
+  PV_PLANNER_ORT,    /* ONNX Runtime's own plan, reproduced */
+  PV_PLANNER_SLOTS,  /* greedy slots */
+  PV_PLANNER_ARENA,  /* offsets in one arena */
 } PvPlannerKind;
+
+const char *pv_planner_kind_name (PvPlannerKind kind);
 
 /* Returns FALSE for an unknown name. */
 gboolean pv_planner_kind_from_string (const char *name, PvPlannerKind *kind_out);
@@ -18,5 +21,10 @@ gboolean pv_planner_kind_from_string (const char *name, PvPlannerKind *kind_out)
 char *pv_plan_export_json (const PvSession *session, PvPlannerKind kind);
 /* A summary and a per-value table; caller frees. */
 char *pv_plan_export_text (const PvSession *session, PvPlannerKind kind);
+/* Chrome trace-event JSON (Perfetto, chrome://tracing): streams as threads,
+ * kernels as slices, barriers and waits as flow arrows, the plan's slots,
+ * arena rows or ORT buffers as tracks of value slices, live bytes as a
+ * counter. One schedule time unit is one millisecond. Caller frees. */
+char *pv_plan_export_trace (const PvSession *session, PvPlannerKind kind);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pv-happens-before.h"
+#include "pv-kernel-adapter.h"
 #include "pv-value-aliases.h"
 
 void
@@ -31,54 +32,12 @@ pv_session_free (PvSession *session)
   g_free (session);
 }
 
-/* ---- the kernel table as ORT's planner sees kernels ---- */
-
-typedef struct {
-  const PvKernelTable *kernels;
-  GHashTable *behaviours;  /* (def, in-place allowed) -> PvKernelBehaviour* */
-} KernelAdapter;
-
-static const PvKernelBehaviour *
-adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *node)
-{
-  static const PvKernelBehaviour none = { 0 };
-  KernelAdapter *adapter = data;
-  const PvKernelDef *def = pv_kernel_table_lookup (adapter->kernels, node->domain, node->op_type, node->opset);
-  gboolean inplace_ok;
-  gpointer key;
-  PvKernelBehaviour *b;
-
-  if (def == NULL)
-    return &none;  /* CPU kernels without declarations */
-  /* MayInplace may hold for some element types only (Softmax: float). */
-  inplace_ok = node->n_inputs == 0 || node->inputs[0] < 0 ||
-               pv_kernel_def_may_inplace_type (def, graph->values[node->inputs[0]].type.elem_type);
-  key = GSIZE_TO_POINTER (GPOINTER_TO_SIZE (def) | (inplace_ok ? 1 : 0));
-  b = g_hash_table_lookup (adapter->behaviours, key);
-  if (b == NULL)
-    {
-      b = g_new0 (PvKernelBehaviour, 1);
-      b->alias = (const int (*)[2]) def->alias;
-      b->n_alias = def->n_alias;
-      b->has_variadic_alias = def->has_variadic_alias;
-      b->variadic_input_offset = def->variadic_alias.input;
-      b->variadic_output_offset = def->variadic_alias.output;
-      b->may_inplace = inplace_ok ? (const int (*)[2]) def->may_inplace : NULL;
-      b->n_may_inplace = inplace_ok ? def->n_may_inplace : 0;
-      b->external_outputs = def->external_outputs;
-      b->cpu_inputs = def->cpu_inputs;
-      b->n_cpu_inputs = def->n_cpu_inputs;
-      g_hash_table_insert (adapter->behaviours, key, b);
-    }
-  return b;
-}
-
 /* ---- ORT's plan, schedule and checks ---- */
 
 static void
 plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds)
 {
-  KernelAdapter adapter = { s->kernels, g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free) };
+  g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
   g_autofree int *node_stream = g_new0 (int, MAX (g->n_nodes, 1));
   g_autofree int *stream_device = NULL;
   g_autoptr (GError) error = NULL;
@@ -92,7 +51,6 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
                              s->partition_check->verdict == PV_ORT_CRASHES))
     {
       s->ort_error = g_strdup (s->partition_check->summary);
-      g_hash_table_unref (adapter.behaviours);
       return;
     }
   if (s->partition_check && s->partition_check->effective && !s->partition_check->effective_is_default)
@@ -113,9 +71,8 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
       memcpy (node_device, options->node_devices, sizeof (int) * g->n_nodes);
     partition = (PvStreamPartition) { MAX (config->n_streams, 1), stream_device, node_stream, node_device };
     s->ort = pv_ort_plan_new (g, s->shapes, &partition, options ? options->registry : PV_REGISTRY_CPU,
-                              adapter_lookup, &adapter, &error);
+                              pv_kernel_adapter_lookup, adapter, &error);
   }
-  g_hash_table_unref (adapter.behaviours);
   if (s->ort == NULL)
     {
       s->ort_error = g_strdup (error->message);

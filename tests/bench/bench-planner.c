@@ -4,8 +4,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <string.h>
+
+#include "pv-kernel-adapter.h"
 #include "pv-model-loader.h"
+#include "pv-offset-planner.h"
+#include "pv-partition-config.h"
+#include "pv-plan-checker.h"
+#include "pv-schedule.h"
+#include "pv-session.h"
 #include "pv-shape-inference.h"
+#include "pv-slot-planner.h"
+#include "pv-value-aliases.h"
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -63,5 +73,90 @@ main (int argc, char **argv)
       infer_ms[r] = (g_get_monotonic_time () - t0) / 1000.0;
     }
   report ("shape inference", infer_ms, runs);
+
+  /* Every planner stage, with batch=1 seq=128 bound. */
+  {
+    g_autoptr (GHashTable) bounds = g_hash_table_new (g_str_hash, g_str_equal);
+    g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (NULL);
+    g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (kernels);
+    g_autoptr (PvShapeInfo) shapes = pv_shape_infer (model, NULL, NULL);
+    const PvGraph *g = model->graph;
+    g_autofree int *views = pv_value_view_map (g, kernels);
+    g_autofree int *round_robin = g_new (int, MAX (g->n_nodes, 1));
+    g_autofree int *cpu = g_new0 (int, MAX (g->n_nodes, 1));
+    int four_devices[4] = { 0, 0, 0, 0 };
+    gint64 one = 1, seq = 128;
+    double ms[6][64];
+    PvShapeSizes sizes;
+
+    g_hash_table_insert (bounds, "batch", &one);
+    g_hash_table_insert (bounds, "seq", &seq);
+    sizes = (PvShapeSizes) { shapes, g, bounds };
+    for (int i = 0; i < g->n_nodes; i++)
+      round_robin[g->order[i]] = i % 4;
+    for (int r = 0; r < runs && r < 64; r++)
+      {
+        gint64 t0 = g_get_monotonic_time (), t1, t2, t3, t4, t5, t6;
+        PvStreamPartition four = { 4, four_devices, round_robin, cpu };
+        g_autoptr (PvOrtPlan) ort1 = pv_ort_plan_new (g, shapes, NULL, PV_REGISTRY_CPU, pv_kernel_adapter_lookup,
+                                                      adapter, NULL);
+        g_autoptr (PvOrtPlan) ort4 = NULL;
+        g_autoptr (PvSlotPlan) slots = NULL;
+        g_autoptr (PvOffsetPlan) arena = NULL;
+        g_autoptr (PvCheckResult) check = NULL;
+        g_autoptr (PvSchedule) schedule = NULL;
+        g_autofree PvBufferLife *buffers = NULL;
+        g_autofree PvPlacement *place = NULL;
+        g_autofree guint64 *need = NULL;
+        int nb = 0;
+
+        t1 = g_get_monotonic_time ();
+        ort4 = pv_ort_plan_new (g, shapes, &four, PV_REGISTRY_CPU, pv_kernel_adapter_lookup, adapter, NULL);
+        t2 = g_get_monotonic_time ();
+        slots = pv_slot_plan_new (g, views, FALSE, pv_shape_sizes_oracle, &sizes);
+        t3 = g_get_monotonic_time ();
+        buffers = g_new (PvBufferLife, MAX (slots->liveness->n_owners, 1));
+        for (int i = 0; i < slots->liveness->n_owners; i++)
+          {
+            int v = slots->liveness->owners[i];
+            if (slots->slot_of[v] >= 0)
+              buffers[nb++] = (PvBufferLife) { slots->bytes[v], slots->liveness->def[v], slots->liveness->use_end[v] };
+          }
+        arena = pv_offset_plan_new (buffers, nb, 64);
+        t4 = g_get_monotonic_time ();
+        place = g_new (PvPlacement, MAX (g->n_values, 1));
+        need = g_new0 (guint64, MAX (g->n_values, 1));
+        for (int v = 0; v < g->n_values; v++)
+          {
+            int s = slots->slot_of[v];
+            place[v] = s >= 0 ? (PvPlacement) { s, 0, slots->slots[s].capacity } : (PvPlacement) { -1, 0, 0 };
+            need[v] = s >= 0 ? slots->bytes[v] : 0;
+          }
+        check = pv_plan_check (g, NULL, place, views, NULL, need, 100);
+        t5 = g_get_monotonic_time ();
+        schedule = pv_schedule_new (ort4, slots->bytes, NULL, NULL, NULL);
+        t6 = g_get_monotonic_time ();
+        ms[0][r] = (t1 - t0) / 1000.0;
+        ms[1][r] = (t2 - t1) / 1000.0;
+        ms[2][r] = (t3 - t2) / 1000.0;
+        ms[3][r] = (t4 - t3) / 1000.0;
+        ms[4][r] = (t5 - t4) / 1000.0;
+        ms[5][r] = (t6 - t5) / 1000.0;
+        if (r == 0)
+          printf ("slots: %d owners, peak %" G_GUINT64_FORMAT ", arena peak %" G_GUINT64_FORMAT ", LOAD %" G_GUINT64_FORMAT
+                  ", checker %s, 4-stream makespan %.0f (1 stream: %d steps)\n",
+                  slots->liveness->n_owners, slots->peak_bytes, arena->peak_bytes, arena->load_bytes,
+                  check->ok ? "safe" : "UNSAFE", schedule->makespan, ort1->streams[0].n_steps);
+      }
+    {
+      int n = MIN (runs, 64);
+      report ("ORT plan, 1 stream", ms[0], n);
+      report ("ORT plan, 4 streams", ms[1], n);
+      report ("slot planner", ms[2], n);
+      report ("arena planner", ms[3], n);
+      report ("plan checker", ms[4], n);
+      report ("schedule, 4 streams", ms[5], n);
+    }
+  }
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "pv-arena.h"
 
+/* Blocks grow from 4 KiB to 1 MiB: small models stay small. */
+#define FIRST_BLOCK_SIZE (4 * 1024)
 #define BLOCK_SIZE (1024 * 1024)
 #define ALIGNMENT 8  /* what protobuf-c and our records need: int64, double, pointers */
 
@@ -8,6 +10,7 @@ struct _PvArena {
   guint8 *next;       /* free space in the current block */
   gsize left;
   gsize size;
+  gsize block_size;   /* size of the next block */
 };
 
 PvArena *
@@ -46,10 +49,14 @@ pv_arena_alloc (PvArena *arena, gsize size)
     }
   if (rounded > arena->left)
     {
-      arena->next = g_malloc (BLOCK_SIZE);
+      gsize block = MAX (arena->block_size, FIRST_BLOCK_SIZE);
+      while (block < rounded)
+        block *= 2;
+      arena->block_size = MIN (block * 2, BLOCK_SIZE);
+      arena->next = g_malloc (block);
       g_ptr_array_add (arena->blocks, arena->next);
-      arena->left = BLOCK_SIZE;
-      arena->size += BLOCK_SIZE;
+      arena->left = block;
+      arena->size += block;
     }
   p = arena->next;
   arena->next += rounded;

@@ -194,7 +194,8 @@ scan_string (Scanner *s)
               continue;
             }
           if (e != 'u')
-            return scan_fail (s, esc + 1, "invalid escape: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u after '\\'");
+            return scan_fail (s, esc + 1,
+                              "invalid escape: expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u after '\\'");
           {
             int cp = hex4 (src->text + esc + 2, src->len - esc - 2);
             if (cp < 0)
@@ -259,7 +260,8 @@ scan_number (Scanner *s)
     return scan_fail (s, p, "invalid number: expected a digit");
   if (t[p] == '0' && p + 1 < len && g_ascii_isdigit (t[p + 1]))
     {
-      set_error (s->error, s->src, PV_KERNEL_TABLE_ERROR_SYNTAX, s->pos, "invalid number: leading zeros are not allowed");
+      set_error (s->error, s->src, PV_KERNEL_TABLE_ERROR_SYNTAX, s->pos,
+                 "invalid number: leading zeros are not allowed");
       return FALSE;
     }
   while (p < len && g_ascii_isdigit (t[p]))
@@ -556,7 +558,9 @@ read_entry (Reader *r, const cJSON *obj, int index, Entry *e)
         {
           if (!cJSON_IsString (m))
             return invalid (r, at, "%s.domain must be a string (\"\" for ONNX)", where);
-          e->def.domain = strcmp (m->valuestring, "ai.onnx") == 0 ? "" : g_string_chunk_insert_const (r->strings, m->valuestring);
+          e->def.domain = strcmp (m->valuestring, "ai.onnx") == 0
+                            ? ""
+                            : g_string_chunk_insert_const (r->strings, m->valuestring);
         }
       else if (strcmp (key, "op_type") == 0)
         {
@@ -569,7 +573,8 @@ read_entry (Reader *r, const cJSON *obj, int index, Entry *e)
         {
           PvKernelPair range;
           if (!read_pair (m, &range) || range.input < 1 || range.input > range.output)
-            return invalid (r, at, "%s.since must be a pair [first, last] of opset versions with 1 <= first <= last", where);
+            return invalid (r, at, "%s.since must be a pair [first, last] of opset versions with 1 <= first <= last",
+                            where);
           e->def.since_first = range.input;
           e->def.since_last = range.output;
         }
@@ -588,7 +593,9 @@ read_entry (Reader *r, const cJSON *obj, int index, Entry *e)
           if (cJSON_IsNull (m))
             continue;
           if (!read_pair (m, &e->def.variadic_alias))
-            return invalid (r, at, "%s.variadic_alias must be null or a pair of non-negative integers [input_offset, output_offset]",
+            return invalid (r, at,
+                            "%s.variadic_alias must be null or a pair of non-negative integers "
+                            "[input_offset, output_offset]",
                             where);
           e->def.has_variadic_alias = TRUE;
         }
@@ -606,7 +613,8 @@ read_entry (Reader *r, const cJSON *obj, int index, Entry *e)
           e->cpu_inputs = g_new0 (int, MAX (cJSON_GetArraySize (m), 1));
           for (const cJSON *v = m->child; v; v = v->next, i++)
             if (!get_index (v, &e->cpu_inputs[i]))
-              return invalid (r, value_offset (r->pos, v), "%s.cpu_inputs[%d] must be a non-negative integer", where, i);
+              return invalid (r, value_offset (r->pos, v), "%s.cpu_inputs[%d] must be a non-negative integer", where,
+                              i);
           e->def.n_cpu_inputs = i;
         }
       else if (strcmp (key, "may_inplace_dtypes") == 0)

@@ -1,7 +1,8 @@
 /* pv-ort-allocation-plan.c: ORT's reuse plan and deallocation plan.
  *
- * ComputeReusePlan runs one pass per logic stream (use counts recomputed over
- * all streams each time, free list emptied between streams). When some device
+ * ComputeReusePlan runs one pass per logic stream, each starting from the use
+ * counts of all streams' nodes (ORT recomputes the same counts before every
+ * pass; planviz copies them) and an empty free list. When some device
  * has two non-empty streams (IsSingleStream() false), the passes run as in
  * parallel mode without memory reuse, and OptimizeReusePlanForMultiStream
  * then rewrites the plan with its dependency-aware greedy pass.
@@ -77,6 +78,10 @@ static int
 element_bytes (int elem_type)
 {
   guint bits = pv_element_type_bits (elem_type);
+  /* ORT's string element is a std::string (32 bytes with libstdc++ on
+   * 64-bit); SameSize rejects strings before sizes matter. */
+  if (elem_type == PV_ELEM_STRING)
+    return 32;
   /* ORT stores sub-byte types packed (Int4x2, Float4E2M1x2): one byte each. */
   return bits == 0 ? 0 : (int) MAX (1u, bits / 8);
 }
@@ -202,6 +207,12 @@ typedef struct {
   int n_values;
   OrtShape *shapes;       /* per OrtValue index */
   OrtDim *dim_store;
+  /* Per node, its inputs, implicit inputs and outputs as OrtValue indices
+   * (-1 when missing), from io[io_start[node]]: ORT's planner walks these
+   * lists over and over. */
+  int *io_start, *io;
+  int *producer;          /* OrtValue index -> producing node in this graph, -1 */
+  int *initial_use_count; /* ComputeReuseCount() (the same for every pass) */
   int *use_count;         /* OrtValueInfo::usecount */
   int *buffer;            /* OrtValueInfo::reused_buffer_index */
   /* freelist_ as an intrusive list, most recently freed first */
@@ -210,24 +221,70 @@ typedef struct {
   GPtrArray *notes;
 } Planner;
 
+static const int *
+node_inputs (const Planner *p, int node)
+{
+  return &p->io[p->io_start[node]];
+}
+
+static const int *
+node_implicit_inputs (const Planner *p, int node)
+{
+  return &p->io[p->io_start[node] + p->graph->nodes[node].n_inputs];
+}
+
+static const int *
+node_outputs (const Planner *p, int node)
+{
+  const PvNode *n = &p->graph->nodes[node];
+  return &p->io[p->io_start[node] + n->n_inputs + n->n_implicit_inputs];
+}
+
 static int
 idx_of (const Planner *p, int value)
 {
   return value >= 0 ? p->graph->values[value].ort_index : -1;
 }
 
-static gboolean
-has_external_outputs (const Planner *p, int node)
+static void
+build_node_io (Planner *p)
 {
-  return node >= 0 && p->ctx->kernels[node]->external_outputs;
+  const PvGraph *graph = p->graph;
+  int total = 0, at = 0;
+
+  p->io_start = g_new (int, graph->n_nodes + 1);
+  for (int n = 0; n < graph->n_nodes; n++)
+    {
+      p->io_start[n] = total;
+      total += graph->nodes[n].n_inputs + graph->nodes[n].n_implicit_inputs + graph->nodes[n].n_outputs;
+    }
+  p->io_start[graph->n_nodes] = total;
+  p->io = g_new (int, MAX (total, 1));
+  for (int n = 0; n < graph->n_nodes; n++)
+    {
+      const PvNode *node = &graph->nodes[n];
+      for (int k = 0; k < node->n_inputs; k++)
+        p->io[at++] = idx_of (p, node->inputs[k]);
+      for (int k = 0; k < node->n_implicit_inputs; k++)
+        p->io[at++] = idx_of (p, node->implicit_inputs[k]);
+      for (int k = 0; k < node->n_outputs; k++)
+        p->io[at++] = idx_of (p, node->outputs[k]);
+    }
+  /* The producer, in this graph, of each value; -1 for inputs,
+   * initializers and outer-scope values. */
+  p->producer = g_new (int, MAX (p->n_values, 1));
+  for (int i = 0; i < p->n_values; i++)
+    {
+      const PvValue *value = &graph->values[graph->ort_values[i]];
+      p->producer[i] = (value->flags & PV_VALUE_OUTER_SCOPE) ? -1 : value->producer;
+    }
 }
 
-/* The producer, in this graph, of @value; -1 for inputs, initializers and
- * outer-scope values. */
-static int
-producer_of (const Planner *p, int value)
+/* Whether the producer of OrtValue @idx has ExternalOutputs. */
+static gboolean
+from_external_outputs (const Planner *p, int idx)
 {
-  return value >= 0 && !(p->graph->values[value].flags & PV_VALUE_OUTER_SCOPE) ? p->graph->values[value].producer : -1;
+  return p->producer[idx] >= 0 && p->ctx->kernels[p->producer[idx]]->external_outputs;
 }
 
 static void
@@ -280,18 +337,14 @@ compute_use_counts (Planner *p)
       if (flags & (PV_VALUE_GRAPH_INPUT | PV_VALUE_OUTER_SCOPE | PV_VALUE_INITIALIZER))
         p->use_count[i]++;
     }
+  /* every input and implicit-input use, every output definition */
   for (int s = 0; s < plan->n_streams; s++)
     for (int k = 0; k < plan->streams[s].n_nodes; k++)
       {
-        const PvNode *node = &graph->nodes[plan->streams[s].nodes[k]];
-        for (int a = 0; a < node->n_inputs; a++)
-          if (node->inputs[a] >= 0)
-            p->use_count[idx_of (p, node->inputs[a])]++;
-        for (int a = 0; a < node->n_implicit_inputs; a++)
-          p->use_count[idx_of (p, node->implicit_inputs[a])]++;
-        for (int o = 0; o < node->n_outputs; o++)
-          if (node->outputs[o] >= 0)
-            p->use_count[idx_of (p, node->outputs[o])]++;
+        int node = plan->streams[s].nodes[k];
+        for (int i = p->io_start[node]; i < p->io_start[node + 1]; i++)
+          if (p->io[i] >= 0)
+            p->use_count[p->io[i]]++;
       }
   for (int i = 0; i < graph->n_outputs; i++)
     p->use_count[idx_of (p, graph->outputs[i])]++;
@@ -315,40 +368,42 @@ is_single_stream (const PvOrtPlan *plan)
  * (last use of the input's buffer, producer without ExternalOutputs, same
  * size). Returns the input's OrtValue index or -1. */
 static int
-find_reusable_input (Planner *p, const PvNode *node, const PvKernelBehaviour *kernel, int output, PvOrtReuseRule *rule)
+find_reusable_input (Planner *p, int node_id, const PvKernelBehaviour *kernel, int output, PvOrtReuseRule *rule)
 {
+  const int *inputs = node_inputs (p, node_id);
+  int n_inputs = p->graph->nodes[node_id].n_inputs;
+
   for (int i = 0; i < kernel->n_alias; i++)
     {
       int in = kernel->alias[i][0];
-      if (kernel->alias[i][1] != output || in < 0 || in >= node->n_inputs || node->inputs[in] < 0)
+      if (kernel->alias[i][1] != output || in < 0 || in >= n_inputs || inputs[in] < 0)
         continue;
       /* Must alias, even when the producer has external outputs. */
       *rule = PV_ORT_REUSE_ALIAS;
-      return idx_of (p, node->inputs[in]);
+      return inputs[in];
     }
   if (kernel->has_variadic_alias)
     {
       int in = output - kernel->variadic_output_offset + kernel->variadic_input_offset;
-      if (in >= 0 && in < node->n_inputs && node->inputs[in] >= 0)
+      if (in >= 0 && in < n_inputs && inputs[in] >= 0)
         {
           *rule = PV_ORT_REUSE_VARIADIC_ALIAS;
-          return idx_of (p, node->inputs[in]);
+          return inputs[in];
         }
     }
   for (int i = 0; i < kernel->n_may_inplace; i++)
     {
-      int in = kernel->may_inplace[i][0], input_idx;
-      if (kernel->may_inplace[i][1] != output || in < 0 || in >= node->n_inputs || node->inputs[in] < 0)
+      int in = kernel->may_inplace[i][0];
+      if (kernel->may_inplace[i][1] != output || in < 0 || in >= n_inputs || inputs[in] < 0)
         continue;
-      input_idx = idx_of (p, node->inputs[in]);
-      if (p->use_count[p->buffer[input_idx]] != 1)
+      if (p->use_count[p->buffer[inputs[in]]] != 1)
         continue;
-      if (has_external_outputs (p, producer_of (p, node->inputs[in])))
+      if (from_external_outputs (p, inputs[in]))
         continue;
-      if (same_size (&p->shapes[input_idx], &p->shapes[idx_of (p, node->outputs[output])]))
+      if (same_size (&p->shapes[inputs[in]], &p->shapes[node_outputs (p, node_id)[output]]))
         {
           *rule = PV_ORT_REUSE_MAY_INPLACE;
-          return input_idx;
+          return inputs[in];
         }
     }
   return -1;
@@ -415,11 +470,13 @@ plan_stream (Planner *p, int s, gboolean parallel, gboolean mem_reuse, GError **
       int node_id = stream->nodes[pc];
       const PvNode *node = &graph->nodes[node_id];
       const PvKernelBehaviour *kernel = p->ctx->kernels[node_id];
+      const int *inputs = node_inputs (p, node_id), *implicit = node_implicit_inputs (p, node_id);
+      const int *outputs = node_outputs (p, node_id);
       gboolean external = kernel->external_outputs;
 
       for (int o = 0; o < node->n_outputs; o++)
         {
-          int v = node->outputs[o], current = idx_of (p, v), reused;
+          int v = node->outputs[o], current = outputs[o], reused;
           PvOrtValuePlan *vp;
           PvOrtReuseRule rule = PV_ORT_REUSE_NONE;
 
@@ -446,12 +503,11 @@ plan_stream (Planner *p, int s, gboolean parallel, gboolean mem_reuse, GError **
               if (loop_body && strcmp (node->op_type, "Identity") == 0 && node->n_inputs > 0 && node->inputs[0] >= 0
                   && node->inputs[0] != first_required_input (graph))
                 {
-                  int input = idx_of (p, node->inputs[0]);
-                  if (plan->values[input].kind == PV_ORT_ALLOC_PRE_EXISTING)
-                    reuse (p, input, current, PV_ORT_ALLOC_SHARE, PV_ORT_REUSE_LOOP_SHARE);
+                  if (plan->values[inputs[0]].kind == PV_ORT_ALLOC_PRE_EXISTING)
+                    reuse (p, inputs[0], current, PV_ORT_ALLOC_SHARE, PV_ORT_REUSE_LOOP_SHARE);
                 }
             }
-          else if (!parallel && (reused = find_reusable_input (p, node, kernel, o, &rule)) >= 0)
+          else if (!parallel && (reused = find_reusable_input (p, node_id, kernel, o, &rule)) >= 0)
             reuse (p, reused, current, PV_ORT_ALLOC_REUSE, rule);
           else if (p->shapes[current].non_tensor)
             vp->kind = PV_ORT_ALLOC_ALLOCATE;
@@ -464,15 +520,15 @@ plan_stream (Planner *p, int s, gboolean parallel, gboolean mem_reuse, GError **
 
       /* Inputs whose producer has external outputs are never released. */
       for (int a = 0; a < node->n_inputs; a++)
-        if (node->inputs[a] >= 0 && !has_external_outputs (p, producer_of (p, node->inputs[a])))
-          release_use (p, idx_of (p, node->inputs[a]), s, pc);
+        if (inputs[a] >= 0 && !from_external_outputs (p, inputs[a]))
+          release_use (p, inputs[a], s, pc);
       for (int a = 0; a < node->n_implicit_inputs; a++)
-        if (!has_external_outputs (p, producer_of (p, node->implicit_inputs[a])))
-          release_use (p, idx_of (p, node->implicit_inputs[a]), s, pc);
+        if (!from_external_outputs (p, implicit[a]))
+          release_use (p, implicit[a], s, pc);
       if (!external)
         for (int o = 0; o < node->n_outputs; o++)
-          if (node->outputs[o] >= 0)
-            release_use (p, idx_of (p, node->outputs[o]), s, pc);
+          if (outputs[o] >= 0)
+            release_use (p, outputs[o], s, pc);
     }
   return TRUE;
 }
@@ -687,27 +743,28 @@ try_reuse_input (MultiStream *m, int node_id)
   Planner *p = m->p;
   const PvNode *node = &p->graph->nodes[node_id];
   const PvKernelBehaviour *kernel = p->ctx->kernels[node_id];
+  const int *inputs = node_inputs (p, node_id), *outputs = node_outputs (p, node_id);
   PvOrtValuePlan *values = p->plan->values;
 
   for (int o = 0; o < node->n_outputs; o++)
     {
-      int out = idx_of (p, node->outputs[o]);
+      int out = outputs[o];
       gboolean found = FALSE;
 
       if (out < 0 || values[out].kind != PV_ORT_ALLOC_ALLOCATE)
         continue;
       for (int a = 0; a < node->n_inputs; a++)
-        if (node->inputs[a] >= 0)
-          g_hash_table_add (m->input_output, pair_key (idx_of (p, node->inputs[a]), out));
+        if (inputs[a] >= 0)
+          g_hash_table_add (m->input_output, pair_key (inputs[a], out));
 
       for (int i = 0; i < kernel->n_alias && !found; i++)
         {
           int a = kernel->alias[i][0];
-          if (kernel->alias[i][1] != o || a < 0 || a >= node->n_inputs || node->inputs[a] < 0)
+          if (kernel->alias[i][1] != o || a < 0 || a >= node->n_inputs || inputs[a] < 0)
             continue;
           /* No kind check: ORT even aliases a pre-existing input here. */
-          add_note (p, idx_of (p, node->inputs[a]), out);
-          stream_reuse (m, idx_of (p, node->inputs[a]), out, PV_ORT_REUSE_ALIAS);
+          add_note (p, inputs[a], out);
+          stream_reuse (m, inputs[a], out, PV_ORT_REUSE_ALIAS);
           found = TRUE;
         }
       if (found)
@@ -716,10 +773,9 @@ try_reuse_input (MultiStream *m, int node_id)
       if (kernel->has_variadic_alias)
         {
           int a = o - kernel->variadic_output_offset + kernel->variadic_input_offset;
-          if (a >= 0 && a < node->n_inputs && node->inputs[a] >= 0
-              && values[idx_of (p, node->inputs[a])].kind == PV_ORT_ALLOC_ALLOCATE)
+          if (a >= 0 && a < node->n_inputs && inputs[a] >= 0 && values[inputs[a]].kind == PV_ORT_ALLOC_ALLOCATE)
             {
-              stream_reuse (m, idx_of (p, node->inputs[a]), out, PV_ORT_REUSE_VARIADIC_ALIAS);
+              stream_reuse (m, inputs[a], out, PV_ORT_REUSE_VARIADIC_ALIAS);
               continue;
             }
         }
@@ -728,11 +784,11 @@ try_reuse_input (MultiStream *m, int node_id)
       for (int i = 0; i < kernel->n_may_inplace; i++)
         {
           int a = kernel->may_inplace[i][0], in;
-          if (kernel->may_inplace[i][1] != o || a < 0 || a >= node->n_inputs || node->inputs[a] < 0)
+          if (kernel->may_inplace[i][1] != o || a < 0 || a >= node->n_inputs || inputs[a] < 0)
             continue;
-          if (has_external_outputs (p, producer_of (p, node->inputs[a])))
+          if (from_external_outputs (p, inputs[a]))
             continue;
-          in = idx_of (p, node->inputs[a]);
+          in = inputs[a];
           if (values[in].kind == PV_ORT_ALLOC_ALLOCATE && m->consumers[in].n == 1
               && same_size (&p->shapes[in], &p->shapes[out]))
             stream_reuse (m, in, out, PV_ORT_REUSE_MAY_INPLACE);
@@ -747,11 +803,12 @@ try_reuse_output (MultiStream *m, int node_id)
 {
   Planner *p = m->p;
   const PvNode *node = &p->graph->nodes[node_id];
+  const int *outputs = node_outputs (p, node_id);
   PvOrtValuePlan *values = p->plan->values;
 
   for (int o = 0; o < node->n_outputs; o++)
     {
-      int out = idx_of (p, node->outputs[o]);
+      int out = outputs[o];
       const OrtShape *shape;
       GArray *bucket;
       gboolean got = FALSE;
@@ -813,7 +870,7 @@ optimize_multi_stream (Planner *p)
   m.waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   m.locations = g_array_new (FALSE, FALSE, sizeof (PvOrtDevice));
   for (int i = 0; i < p->n_values; i++)
-    m.value_node[i] = producer_of (p, graph->ort_values[i]);
+    m.value_node[i] = p->producer[i];
 
   /* value_consumer_map: consumers of each allocated (or external) buffer. */
   for (int s = 0; s < plan->n_streams; s++)
@@ -821,12 +878,13 @@ optimize_multi_stream (Planner *p)
       {
         int node_id = plan->streams[s].nodes[k];
         const PvNode *node = &graph->nodes[node_id];
+        const int *uses = node_inputs (p, node_id);
         for (int a = 0; a < node->n_inputs + node->n_implicit_inputs; a++)
           {
-            int v = a < node->n_inputs ? node->inputs[a] : node->implicit_inputs[a - node->n_inputs], origin;
-            if (v < 0)
+            int origin;
+            if (uses[a] < 0)
               continue;
-            origin = plan->values[idx_of (p, v)].reused_buffer;
+            origin = plan->values[uses[a]].reused_buffer;
             if (plan->values[origin].kind == PV_ORT_ALLOC_ALLOCATE
                 || plan->values[origin].kind == PV_ORT_ALLOC_ALLOCATED_EXTERNALLY)
               node_set_add (&m.consumers[origin], node_id);
@@ -885,82 +943,12 @@ optimize_multi_stream (Planner *p)
   g_array_unref (m.locations);
 }
 
-/* ---- ComputeReusePlan ---- */
-
-gboolean
-pv_ort_compute_reuse_plan (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error)
-{
-  Planner p = { 0 };
-  const PvGraph *graph = ctx->graph;
-  g_autoptr (GHashTable) model_symbols = g_hash_table_new (g_str_hash, g_str_equal);
-  gsize total_rank = 0, used = 0;
-  gboolean ok = TRUE;
-
-  p.plan = plan;
-  p.ctx = ctx;
-  p.graph = graph;
-  p.n_values = plan->n_values;
-
-  /* The model's own dim_params: those graph inputs state. */
-  for (const PvGraph *g = graph; g; g = g->parent)
-    collect_input_symbols (g, model_symbols);
-  for (int i = 0; i < p.n_values; i++)
-    total_rank += stated_or_inferred_rank (ctx, graph->ort_values[i]);
-  p.shapes = g_new0 (OrtShape, MAX (p.n_values, 1));
-  p.dim_store = g_new0 (OrtDim, MAX (total_rank, 1));
-  for (int i = 0; i < p.n_values; i++)
-    {
-      ort_shape_of (ctx, model_symbols, i, &p.shapes[i], &p.dim_store[used]);
-      used += stated_or_inferred_rank (ctx, graph->ort_values[i]);
-    }
-  p.use_count = g_new0 (int, MAX (p.n_values, 1));
-  p.buffer = g_new (int, MAX (p.n_values, 1));
-  p.free_next = g_new (int, MAX (p.n_values, 1));
-  p.free_prev = g_new (int, MAX (p.n_values, 1));
-  p.free_head = -1;
-  p.notes = g_ptr_array_new ();
-
-  plan->single_stream = is_single_stream (plan);
-  for (int s = 0; s < plan->n_streams && ok; s++)
-    {
-      compute_use_counts (&p);
-      if (s == 0)
-        for (int i = 0; i < p.n_values; i++)
-          plan->values[i].use_count = p.use_count[i];
-      for (int i = 0; i < p.n_values; i++)
-        p.buffer[i] = i;
-      /* Several streams on one device: no reuse in this pass (parallel
-       * execution mode, memory reuse off). */
-      ok = plan_stream (&p, s, !plan->single_stream, plan->single_stream, error);
-      memset (p.use_count, 0, sizeof (int) * p.n_values);
-      p.free_head = -1;
-    }
-  if (plan->n_streams == 0)
-    {
-      compute_use_counts (&p);
-      for (int i = 0; i < p.n_values; i++)
-        plan->values[i].use_count = p.use_count[i];
-    }
-  if (ok && !plan->single_stream)
-    optimize_multi_stream (&p);
-
-  g_ptr_array_add (p.notes, NULL);
-  plan->notes = (char **) g_ptr_array_free (p.notes, FALSE);
-  g_free (p.shapes);
-  g_free (p.dim_store);
-  g_free (p.use_count);
-  g_free (p.buffer);
-  g_free (p.free_next);
-  g_free (p.free_prev);
-  return ok;
-}
-
 /* ---- GenerateDeallocationPlan ---- */
 
-void
-pv_ort_generate_deallocation_plan (PvOrtPlan *plan)
+static void
+generate_deallocation_plan (Planner *p)
 {
-  const PvGraph *graph = plan->graph;
+  PvOrtPlan *plan = p->plan;
   int n_values = plan->n_values, n_nodes = plan->n_nodes;
   g_autofree int *start = g_new0 (int, n_values + 1);
   g_autofree int *fill = NULL;
@@ -976,14 +964,15 @@ pv_ort_generate_deallocation_plan (PvOrtPlan *plan)
         for (int k = plan->streams[s].n_nodes - 1; k >= 0; k--)
           {
             int node_id = plan->streams[s].nodes[k];
-            const PvNode *node = &graph->nodes[node_id];
+            const PvNode *node = &p->graph->nodes[node_id];
+            const int *uses = node_inputs (p, node_id);
             for (int a = 0; a < node->n_inputs + node->n_implicit_inputs; a++)
               {
-                int v = a < node->n_inputs ? node->inputs[a] : node->implicit_inputs[a - node->n_inputs], origin;
+                int origin;
                 PvOrtAllocKind kind;
-                if (v < 0)
+                if (uses[a] < 0)
                   continue;
-                origin = plan->values[graph->values[v].ort_index].reused_buffer;
+                origin = plan->values[uses[a]].reused_buffer;
                 kind = plan->values[origin].kind;
                 if (kind != PV_ORT_ALLOC_ALLOCATE && kind != PV_ORT_ALLOC_ALLOCATED_EXTERNALLY)
                   continue;
@@ -1038,4 +1027,83 @@ pv_ort_generate_deallocation_plan (PvOrtPlan *plan)
         plan->node_release[at[pair[0]]++] = pair[1];
       }
   }
+}
+
+/* ---- ComputeReusePlan, then GenerateDeallocationPlan ---- */
+
+gboolean
+pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error)
+{
+  Planner p = { 0 };
+  const PvGraph *graph = ctx->graph;
+  g_autoptr (GHashTable) model_symbols = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree int *ranks = g_new (int, MAX (plan->n_values, 1));
+  gsize total_rank = 0, used = 0;
+  gboolean ok = TRUE;
+
+  p.plan = plan;
+  p.ctx = ctx;
+  p.graph = graph;
+  p.n_values = plan->n_values;
+  build_node_io (&p);
+
+  /* The model's own dim_params: those graph inputs state. */
+  for (const PvGraph *g = graph; g; g = g->parent)
+    collect_input_symbols (g, model_symbols);
+  for (int i = 0; i < p.n_values; i++)
+    total_rank += ranks[i] = stated_or_inferred_rank (ctx, graph->ort_values[i]);
+  p.shapes = g_new0 (OrtShape, MAX (p.n_values, 1));
+  p.dim_store = g_new0 (OrtDim, MAX (total_rank, 1));
+  for (int i = 0; i < p.n_values; i++)
+    {
+      ort_shape_of (ctx, model_symbols, i, &p.shapes[i], &p.dim_store[used]);
+      used += ranks[i];
+    }
+  p.buffer = g_new (int, MAX (p.n_values, 1));
+  p.free_next = g_new (int, MAX (p.n_values, 1));
+  p.free_prev = g_new (int, MAX (p.n_values, 1));
+  p.free_head = -1;
+  p.notes = g_ptr_array_new ();
+
+  /* ComputeReuseCount() gives the same counts before every pass. */
+  p.use_count = g_new0 (int, MAX (p.n_values, 1));
+  compute_use_counts (&p);
+  p.initial_use_count = g_memdup2 (p.use_count, sizeof (int) * MAX (p.n_values, 1));
+  for (int i = 0; i < p.n_values; i++)
+    plan->values[i].use_count = p.initial_use_count[i];
+
+  plan->single_stream = is_single_stream (plan);
+  for (int s = 0; s < plan->n_streams && ok; s++)
+    {
+      memcpy (p.use_count, p.initial_use_count, sizeof (int) * p.n_values);
+      for (int i = 0; i < p.n_values; i++)
+        p.buffer[i] = i;
+      /* Several streams on one device: no reuse in this pass (parallel
+       * execution mode, memory reuse off). The free list starts empty. */
+      p.free_head = -1;
+      ok = plan_stream (&p, s, !plan->single_stream, plan->single_stream, error);
+    }
+  if (ok && !plan->single_stream)
+    {
+      /* The baseline passes' free points say nothing about the final plan. */
+      for (int i = 0; i < p.n_values; i++)
+        plan->values[i].freed_stream = plan->values[i].freed_at = -1;
+      optimize_multi_stream (&p);
+    }
+  if (ok)
+    generate_deallocation_plan (&p);
+
+  g_ptr_array_add (p.notes, NULL);
+  plan->notes = (char **) g_ptr_array_free (p.notes, FALSE);
+  g_free (p.io_start);
+  g_free (p.io);
+  g_free (p.producer);
+  g_free (p.shapes);
+  g_free (p.dim_store);
+  g_free (p.initial_use_count);
+  g_free (p.use_count);
+  g_free (p.buffer);
+  g_free (p.free_next);
+  g_free (p.free_prev);
+  return ok;
 }

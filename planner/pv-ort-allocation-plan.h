@@ -16,12 +16,11 @@ typedef struct {
   gboolean *def_site;                       /* per OrtValue index: ProcessDef() saw it (p_def_site != nullptr) */
 } PvOrtPlanContext;
 
-/* Sets kind, reused buffer, reuse rule, use count and free point of every
- * node output (fixed kinds and locations are already in @plan). Fails only
- * on ORT_ENFORCEs: ExternalOutputs on a non-tensor output. */
-gboolean pv_ort_compute_reuse_plan (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error);
-
-/* Release actions and per-node release lists. */
-void pv_ort_generate_deallocation_plan (PvOrtPlan *plan);
+/* ComputeReusePlan: kind, reused buffer, reuse rule, use count and free
+ * point of every node output (fixed kinds and locations are already in
+ * @plan); then GenerateDeallocationPlan: release actions and per-node
+ * release lists. Fails only on ORT_ENFORCEs: ExternalOutputs on a
+ * non-tensor output. */
+gboolean pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error);
 
 G_END_DECLS

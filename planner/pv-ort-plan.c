@@ -398,12 +398,22 @@ collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable *we
           MemType mem;
           if (v < 0)
             continue;
-          name = graph->values[v].name;
-          if (!g_hash_table_contains (weights, name))
-            continue;
-          if (depth > 0 && !implicit_input_named (graph->parent, &graph->parent->nodes[graph->parent_node], name))
-            continue;  /* a shadow value */
-          idx = GPOINTER_TO_INT (g_hash_table_lookup (weights, name)) - 1;
+          if (depth == 0)
+            {
+              /* at the planned level a weight is one of its own initializers */
+              if (!(graph->values[v].flags & PV_VALUE_INITIALIZER) || graph->values[v].ort_index < 0)
+                continue;
+              idx = graph->values[v].ort_index;
+            }
+          else
+            {
+              name = graph->values[v].name;
+              if (!g_hash_table_contains (weights, name))
+                continue;
+              if (!implicit_input_named (graph->parent, &graph->parent->nodes[graph->parent_node], name))
+                continue;  /* a shadow value */
+              idx = GPOINTER_TO_INT (g_hash_table_lookup (weights, name)) - 1;
+            }
           if (located[idx])
             continue;
           if (kernel == NULL)
@@ -494,9 +504,8 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
   ctx.kernels = kernels;
   ctx.parent_node = p->parent_node;
   ctx.def_site = def_site;
-  if (!pv_ort_compute_reuse_plan (plan, &ctx, error))
+  if (!pv_ort_plan_memory (plan, &ctx, error))
     goto fail;
-  pv_ort_generate_deallocation_plan (plan);
   return plan;
 
 fail:

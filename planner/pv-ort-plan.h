@@ -158,7 +158,8 @@ typedef struct {
   int use_count;             /* ComputeReuseCount's static count (before any reuse) */
   /* Where the single-stream pass pushed this buffer on the free list: stream
    * and position in that stream's node list (ORT's deallocate_point); -1, -1
-   * when it never reached a use count of 0. Only buffers that are roots. */
+   * when it never reached a use count of 0 (or the plan is not single-stream:
+   * the multi-stream pass has no free list). Only buffers that are roots. */
   int freed_stream, freed_at;
 } PvOrtValuePlan;
 

@@ -25,6 +25,7 @@
 #define ORT_IGNORES_FILE "ignores the whole file (it logs a warning) and uses its default partition"
 #define ORT_REFUSES "refuses to create the session"
 #define ORT_CRASHES "crashes (SIGSEGV) while building the execution plan: an empty stream has no device"
+#define ORT_CRASHES_LATER "would crash (SIGSEGV) on this empty stream, but refuses the session for another error first"
 #define ORT_ORDER "runs each stream in the graph's topological order, whatever the order in the file"
 #define MSG_COUNT "Number of streams does not equal to number of device types!"
 #define MSG_TYPE "Partitioner type is not DeviceBasedPartitioner"
@@ -486,6 +487,8 @@ lex_utf8_tail (Lexer *lx, const int *ranges, int n)
   return TRUE;
 }
 
+#define MSG_HIGH_SURROGATE "invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF"
+
 static const char *const control_names[32] = {
   "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT",  "LF", "VT",  "FF", "CR", "SO", "SI",
   "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
@@ -541,12 +544,12 @@ lex_string (Lexer *lx)
           if (cp >= 0xD800 && cp <= 0xDBFF)
             {
               if (!(lex_get (lx) == '\\' && lex_get (lx) == 'u'))
-                return lex_error (lx, "invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF", esc);
+                return lex_error (lx, MSG_HIGH_SURROGATE, esc);
               low = lex_codepoint (lx);
               if (low < 0)
                 return lex_error (lx, "invalid string: '\\u' must be followed by 4 hex digits", lx->current_offset);
               if (low < 0xDC00 || low > 0xDFFF)
-                return lex_error (lx, "invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF", esc);
+                return lex_error (lx, MSG_HIGH_SURROGATE, esc);
               cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             }
           else if (cp >= 0xDC00 && cp <= 0xDFFF)
@@ -569,8 +572,8 @@ lex_string (Lexer *lx)
                 control_names[c], c, e);
             }
           else
-            lx->error_owned = g_strdup_printf ("invalid string: control character U+%04X (%s) must be escaped to \\u%04X",
-                                               c, control_names[c], c);
+            lx->error_owned = g_strdup_printf (
+              "invalid string: control character U+%04X (%s) must be escaped to \\u%04X", c, control_names[c], c);
           return lex_error (lx, lx->error_owned, lx->current_offset);
         }
       if (c < 0x80)
@@ -789,6 +792,8 @@ describe_byte (const Lexer *lx)
 
   if (c == -1)
     return g_strdup ("the end of the file");
+  if (c == '\'')
+    return g_strdup ("\"'\"");
   if (c > 0x20 && c < 0x7f)
     return g_strdup_printf ("'%c'", c);
   if (c == ' ')
@@ -850,7 +855,12 @@ parse_fail (JDoc *doc, const Lexer *lx, Token last, Token expected, const char *
       if (strcmp (lx->error, "invalid literal") == 0)
         {
           g_autofree char *what = describe_byte (lx);
-          doc->error = g_strdup_printf ("unexpected %s", what);
+          guchar first = lx->token_offset < lx->len ? lx->text[lx->token_offset] : 0;
+          if (lx->error_offset > lx->token_offset && (first == 't' || first == 'f' || first == 'n'))
+            doc->error = g_strdup_printf ("unexpected %s (expected '%s')", what,
+                                          first == 't' ? "true" : first == 'f' ? "false" : "null");
+          else
+            doc->error = g_strdup_printf ("unexpected %s", what);
         }
       else
         doc->error = g_strdup (lx->error);
@@ -1300,39 +1310,46 @@ device_value (const JVal *d)
   return atoi (d->str);
 }
 
+/* Edit distance counting a swap of two neighbouring bytes as one edit
+ * (optimal string alignment); gives up above @limit. */
 static guint
 edit_distance (const char *a, gsize la, const char *b, gsize lb, guint limit)
 {
-  g_autofree guint *row = g_new (guint, lb + 1);
+  g_autofree guint *rows = g_new (guint, 3 * (lb + 1));
+  guint *prev2 = rows, *prev = rows + lb + 1, *cur = rows + 2 * (lb + 1);
 
   for (gsize j = 0; j <= lb; j++)
-    row[j] = (guint) j;
+    prev[j] = (guint) j;
   for (gsize i = 1; i <= la; i++)
     {
-      guint diag = row[0], best;
-      row[0] = (guint) i;
-      best = row[0];
+      guint best = cur[0] = (guint) i;
       for (gsize j = 1; j <= lb; j++)
         {
-          guint up = row[j];
-          guint v = diag + (a[i - 1] != b[j - 1]);
-          v = MIN (v, up + 1);
-          v = MIN (v, row[j - 1] + 1);
-          row[j] = v;
-          diag = up;
+          guint v = prev[j - 1] + (a[i - 1] != b[j - 1]);
+          v = MIN (v, prev[j] + 1);
+          v = MIN (v, cur[j - 1] + 1);
+          if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+            v = MIN (v, prev2[j - 2] + 1);
+          cur[j] = v;
           best = MIN (best, v);
         }
       if (best > limit)
         return limit + 1;
+      {
+        guint *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
+      }
     }
-  return row[lb];
+  return prev[lb];
 }
 
 /* Up to 3 main-graph names nearest to @name: "; did you mean "A", "B" or "C"?" or "". */
 static char *
 suggestions (const Checker *c, const char *name, gsize len)
 {
-  guint limit = MAX (1, (guint) (len / 3));
+  guint limit = len <= 3 ? 1 : MAX (2, (guint) (len / 3));
   int best[3] = { -1, -1, -1 };
   guint dist[3] = { G_MAXUINT, G_MAXUINT, G_MAXUINT };
   const PvGraph *g = c->graph;
@@ -1507,12 +1524,14 @@ check_order (Checker *c, int s, const CStream *st, const GHashTable *winner)
       int p = GPOINTER_TO_INT (g_hash_table_lookup (position, c->graph->nodes[id].name));
       if (p < max_pos)
         {
-          g_autofree char *later = quoted_name (c->graph->nodes[max_node].name);
-          g_autofree char *earlier = quoted_name (c->graph->nodes[id].name);
+          /* @id is listed before @max_node but runs after it. */
+          g_autofree char *listed_first = quoted_name (c->graph->nodes[id].name);
+          g_autofree char *runs_first = quoted_name (c->graph->nodes[max_node].name);
           g_autofree char *order = names_list (c->graph, st->nodes);
           g_autofree char *ort = g_strdup_printf ("%s: %s", ORT_ORDER, order);
           add (c, PV_FINDING_WARNING, st->val->offset, ort,
-               "streams[%d] lists %s before %s, but ONNX Runtime runs %s first", s, later, earlier, earlier);
+               "streams[%d] lists %s before %s, but ONNX Runtime runs %s first", s, listed_first, runs_first,
+               runs_first);
           return;
         }
       if (p > max_pos)
@@ -1565,7 +1584,8 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
   if (root->kind != JV_OBJECT)
     {
       add (&c, PV_FINDING_ERROR, root->offset, ORT_IGNORES_FILE,
-           "the top level must be an object {\"type\": \"" DBP_TYPE "\", \"streams\": [...], \"devices\": [...]}, not %s",
+           "the top level must be an object "
+           "{\"type\": \"" DBP_TYPE "\", \"streams\": [...], \"devices\": [...]}, not %s",
            jkind_article (root));
       if (root->kind == JV_NULL)
         discard = MSG_TYPE;
@@ -1675,8 +1695,8 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
           const JVal *name = st.names->pdata[k];
           if (name->kind == JV_STRING)
             continue;
-          add (&c, PV_FINDING_ERROR, name->offset, ORT_IGNORES_FILE, "streams[%u][%u] must be a node name (a string), not %s",
-               i, k, jkind_article (name));
+          add (&c, PV_FINDING_ERROR, name->offset, ORT_IGNORES_FILE,
+               "streams[%u][%u] must be a node name (a string), not %s", i, k, jkind_article (name));
           if (!discard)
             discard = discard_owned =
               g_strdup_printf ("[json.exception.type_error.302] type must be string, but is %s", jkind_name (name));
@@ -1719,8 +1739,8 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
       if (streams_m == NULL)
         add (&c, PV_FINDING_ERROR, root->offset, ort, "missing \"streams\": \"devices\" lists %s", nd);
       else if (devices_m == NULL)
-        add (&c, PV_FINDING_ERROR, root->offset, ort, "missing \"devices\": \"streams\" lists %s, so it needs %d",
-             ns, (int) streams->len);
+        add (&c, PV_FINDING_ERROR, root->offset, ort,
+             "missing \"devices\": \"streams\" lists %s, and \"devices\" needs one device type for each", ns);
       else
         add (&c, PV_FINDING_ERROR, devices_val->offset, ort, "\"devices\" lists %s but \"streams\" lists %s", nd, ns);
       reject = g_strdup (MSG_COUNT);
@@ -1757,7 +1777,8 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
   {
     g_autoptr (GHashTable) winner = g_hash_table_new (g_str_hash, g_str_equal); /* name -> stream + 1 */
     g_autoptr (GHashTable) first_seen = g_hash_table_new (g_str_hash, g_str_equal);
-    g_autoptr (GHashTable) seen_in = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL); /* "s\x1fname" -> count */
+    /* "stream\x1fname" -> how often that stream lists the name */
+    g_autoptr (GHashTable) seen_in = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
     g_autoptr (GHashTable) suggested = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr (GArray) occurrences = g_array_new (FALSE, FALSE, sizeof (Occurrence));
     int n_missing = 0;
@@ -1774,7 +1795,8 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
             if (ids == NULL)
               {
                 g_autofree char *shown = quoted (name->str, name->len);
-                g_autofree char *sub = memchr (name->str, '\0', name->len) ? NULL : find_in_subgraphs (graph, name->str);
+                gboolean has_nul = memchr (name->str, '\0', name->len) != NULL;
+                g_autofree char *sub = has_nul ? NULL : find_in_subgraphs (graph, name->str);
                 if (sub)
                   add (&c, PV_FINDING_WARNING, name->offset,
                        "ignores the name: subgraphs ignore the config and run as one stream each",
@@ -1785,7 +1807,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
                     if (hint == NULL && n_suggested < MAX_SUGGESTED_NAMES)
                       {
                         n_suggested++;
-                        hint = memchr (name->str, '\0', name->len) ? g_strdup ("") : suggestions (&c, name->str, name->len);
+                        hint = has_nul ? g_strdup ("") : suggestions (&c, name->str, name->len);
                         g_hash_table_insert (suggested, g_strdup (shown), (gpointer) hint);
                       }
                     add (&c, PV_FINDING_WARNING, name->offset, "ignores the name",
@@ -1830,9 +1852,8 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
                o->stream);
         else if (o->stream != win)
           {
-            g_autofree char *ort = g_strdup_printf ("puts it in streams[%d], the last stream that lists it, and ignores "
-                                                    "this entry",
-                                                    win);
+            g_autofree char *ort =
+              g_strdup_printf ("puts it in streams[%d], the last stream that lists it, and ignores this entry", win);
             add (&c, PV_FINDING_WARNING, o->name->offset, ort, "%s is also listed in streams[%d]", shown, win);
           }
       }
@@ -1863,58 +1884,65 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
       add (&c, PV_FINDING_ERROR, streams_val->offset, ORT_REFUSES " (it names only the first missing node)",
            "%d more nodes of the main graph are in no stream", n_missing - MAX_MISSING_FINDINGS);
 
-    /* Streams: empty ones, mixed devices, devices that disagree, order. */
+    /* Streams ORT builds: mixed devices (an ORT_ENFORCE, before anything
+     * touches an empty stream), devices that disagree, order. */
     for (guint s = 0; s < streams->len; s++)
       {
         CStream *st = &g_array_index (streams, CStream, s);
         const JVal *d = device_vals->pdata[s];
+        int first, dev;
 
         if (st->nodes->len == 0)
+          continue;
+        first = g_array_index (st->nodes, int, 0);
+        dev = node_device (node_devices, first);
+        for (guint k = 1; k < st->nodes->len; k++)
           {
-            if (st->names->len == 0)
-              add (&c, PV_FINDING_ERROR, st->val->offset, ORT_CRASHES, "streams[%u] is empty", s);
-            else if (!st->had_known)
-              add (&c, PV_FINDING_ERROR, st->val->offset, ORT_CRASHES,
-                   "streams[%u] is empty for ONNX Runtime: none of its names is a node of the main graph", s);
-            else
-              add (&c, PV_FINDING_ERROR, st->val->offset, ORT_CRASHES,
-                   "streams[%u] is empty for ONNX Runtime: every node it lists is also in a later stream, which wins",
-                   s);
-            if (crash_stream < 0)
-              crash_stream = (int) s;
-            continue;
+            int id = g_array_index (st->nodes, int, k);
+            if (node_device (node_devices, id) != dev)
+              {
+                g_autofree char *a = quoted_name (graph->nodes[first].name);
+                g_autofree char *b = quoted_name (graph->nodes[id].name);
+                g_autofree char *da = device_text (dev);
+                g_autofree char *db = device_text (node_device (node_devices, id));
+                g_autofree char *ort = reject ? g_strdup (ORT_REFUSES " (for another error first)")
+                                              : g_strdup_printf ("%s: %s", ORT_REFUSES, MSG_MIXED);
+                add (&c, PV_FINDING_ERROR, st->val->offset, ort,
+                     "streams[%u] mixes devices: %s runs on %s but %s on %s", s, a, da, b, db);
+                if (reject == NULL)
+                  reject = g_strdup (MSG_MIXED);
+                break;
+              }
           }
-        {
-          int first = g_array_index (st->nodes, int, 0);
-          int dev = node_device (node_devices, first);
-          for (guint k = 1; k < st->nodes->len; k++)
-            {
-              int id = g_array_index (st->nodes, int, k);
-              if (node_device (node_devices, id) != dev)
-                {
-                  g_autofree char *a = quoted_name (graph->nodes[first].name);
-                  g_autofree char *b = quoted_name (graph->nodes[id].name);
-                  g_autofree char *da = device_text (dev);
-                  g_autofree char *db = device_text (node_device (node_devices, id));
-                  g_autofree char *ort = g_strdup_printf ("%s: %s", ORT_REFUSES, MSG_MIXED);
-                  add (&c, PV_FINDING_ERROR, st->val->offset, ort,
-                       "streams[%u] mixes devices: %s runs on %s but %s on %s", s, a, da, b, db);
-                  if (reject == NULL)
-                    reject = g_strdup (MSG_MIXED);
-                  break;
-                }
-            }
-          if (pv_device_type_name (device_value (d)) && device_value (d) != dev)
-            {
-              g_autofree char *shown = quoted (d->str, d->len);
-              g_autofree char *actual = device_text (dev);
-              g_autofree char *fname = quoted_name (graph->nodes[first].name);
-              add (&c, PV_FINDING_WARNING, d->offset, "takes each stream's device from its first node, not from \"devices\"",
-                   "devices[%u] is %s (%s), but streams[%u] runs on %s, the device of its first node %s", s, shown,
-                   pv_device_type_name (device_value (d)), s, actual, fname);
-            }
-        }
+        if (pv_device_type_name (device_value (d)) && device_value (d) != dev)
+          {
+            g_autofree char *shown = quoted (d->str, d->len);
+            g_autofree char *actual = device_text (dev);
+            g_autofree char *fname = quoted_name (graph->nodes[first].name);
+            add (&c, PV_FINDING_WARNING, d->offset,
+                 "takes each stream's device from its first node, not from \"devices\"",
+                 "devices[%u] is %s (%s), but streams[%u] runs on %s, the device of its first node %s", s, shown,
+                 pv_device_type_name (device_value (d)), s, actual, fname);
+          }
         check_order (&c, (int) s, st, winner);
+      }
+    for (guint s = 0; s < streams->len; s++)
+      {
+        CStream *st = &g_array_index (streams, CStream, s);
+        const char *ort = reject ? ORT_CRASHES_LATER : ORT_CRASHES;
+
+        if (st->nodes->len > 0)
+          continue;
+        if (st->names->len == 0)
+          add (&c, PV_FINDING_ERROR, st->val->offset, ort, "streams[%u] is empty", s);
+        else if (!st->had_known)
+          add (&c, PV_FINDING_ERROR, st->val->offset, ort,
+               "streams[%u] is empty for ONNX Runtime: none of its names is a node of the main graph", s);
+        else
+          add (&c, PV_FINDING_ERROR, st->val->offset, ort,
+               "streams[%u] is empty for ONNX Runtime: every node it lists is also in a later stream, which wins", s);
+        if (crash_stream < 0)
+          crash_stream = (int) s;
       }
   }
 
@@ -1964,7 +1992,8 @@ verdict:
                            : g_strdup_printf ("ONNX Runtime 1.30 will accept this config and run %s.", n);
         break;
       case PV_ORT_REJECTS:
-        check->summary = g_strdup_printf ("ONNX Runtime 1.30 will refuse to create the session: %s", check->ort_message);
+        check->summary =
+          g_strdup_printf ("ONNX Runtime 1.30 will refuse to create the session: %s", check->ort_message);
         break;
       case PV_ORT_DISCARDS:
         check->summary = g_strdup_printf ("ONNX Runtime 1.30 will ignore this config (it logs the warning \"%s\") "

@@ -198,7 +198,8 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
       e.delta = -(gint64) bytes[v];
       g_array_append_val (events, e);
     }
-  qsort (events->data, events->len, sizeof (Event), compare_events);
+  if (events->len > 0)
+    qsort (events->data, events->len, sizeof (Event), compare_events);
   for (guint i = 0; i < events->len;)
     {
       int dev = g_array_index (events, Event, i).device;

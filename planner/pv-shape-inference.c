@@ -152,7 +152,7 @@ shape_from_tensor (PvShapeInfo *info, PvValueShape *shape, const PvTensor *tenso
           double dv;
           if (pv_tensor_get_int (tensor, i, &iv))
             data[i] = pv_dim_const (info->pool, iv);
-          else if (pv_tensor_get_double (tensor, i, &dv) && dv == (double) (gint64) dv)
+          else if (pv_tensor_get_double (tensor, i, &dv) && dv >= -9.0e18 && dv <= 9.0e18 && dv == (double) (gint64) dv)
             data[i] = pv_dim_const (info->pool, (gint64) dv);
           else
             ok = FALSE;

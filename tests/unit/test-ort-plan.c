@@ -241,6 +241,17 @@ releases_of (const PvOrtPlan *plan, const char *node_name)
   return g_string_free (s, FALSE);
 }
 
+/* A stream's steps as letters: B(arrier) W(aitOnEP) L(aunchKernel)
+ * A(ctivateNotification) T(riggerDownstream). */
+static char *
+step_kinds (const PvOrtPlan *plan, int stream)
+{
+  GString *s = g_string_new (NULL);
+  for (int k = 0; k < plan->streams[stream].n_steps; k++)
+    g_string_append_c (s, "BWLAT"[plan->streams[stream].steps[k].kind]);
+  return g_string_free (s, FALSE);
+}
+
 /* ---- §1.2 fixed kinds, §4 value indices ---- */
 
 static void
@@ -488,16 +499,18 @@ test_needs_consumer (void)
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "T", "n2", N ("b"), N ("used", "unused"));
+  node3 (g, "Exp", "n1", N ("x"), N ("a2"));
+  node3 (g, "Add", "n2", N ("a", "a2"), N ("b"));
+  node3 (g, "T", "n3", N ("b"), N ("used", "unused"));
   pv_onnx_graph_add_value_info (g, "used", F, "4");
   pv_onnx_graph_add_value_info (g, "unused", F, "4");
-  node3 (g, "Exp", "n3", N ("used"), N ("y"));
+  node3 (g, "Exp", "n4", N ("used"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
   t = plan_cpu (b);
-  /* a is free at n2: the consumed output takes it, the unconsumed one
-   * allocates (no output edge). */
-  assert_reuses (t->plan, "used", "a");
+  /* a2 and a are free at n3: the consumed output takes a2, the unconsumed
+   * one allocates although a would fit (no output edge). */
+  assert_reuses (t->plan, "used", "a2");
+  g_assert_cmpint (vp (t->plan, "a")->freed_at, ==, 2);
   assert_kind (t->plan, "unused", "Allocate");
 }
 
@@ -769,6 +782,10 @@ test_cuda_locations (void)
   pv_onnx_graph_add_value_info (g, "h", F, "4");
   node3 (g, "FromHost", "g2", N ("Wc", "k"), N ("f"));
   pv_onnx_graph_add_value_info (g, "f", F, "4");
+  node3 (g, "Add", "g3", N ("Wc", "a"), N ("g3o"));    /* a later, GPU-side use of Wc */
+  pv_onnx_graph_add_input (g, "kc", F, "4");
+  node3 (g, "FromHost", "g4", N ("kc"), N ("g4o"));
+  pv_onnx_graph_add_value_info (g, "g4o", F, "4");
   node3 (gt, "Add", "gt0", N ("z", "z2"), N ("gto"));
   pv_onnx_graph_add_output (gt, "gto", F, "4");
   node3 (ge, "Neg", "ge0", N ("z"), N ("geo"));
@@ -785,24 +802,28 @@ test_cuda_locations (void)
   pv_onnx_node_add_attr_graph (n, "else_branch", ce);
   pv_onnx_graph_add_output (g, "h", F, "4");
   pv_onnx_graph_add_output (g, "f", F, "4");
+  pv_onnx_graph_add_output (g, "g3o", F, "4");
+  pv_onnx_graph_add_output (g, "g4o", F, "4");
   pv_onnx_graph_add_output (g, "yg", F, "4");
   pv_onnx_graph_add_output (g, "yc", F, "4");
-  t = plan_with (b, "1:g0,g1,g2,ifg;0:ifc", PV_REGISTRY_CUDA);
+  t = plan_with (b, "0:ifc;1:g0,g1,g2,g3,g4,ifg", PV_REGISTRY_CUDA);
 
   g_assert_true (t->plan->single_stream);  /* one stream per device */
   assert_location (t->plan, "x", GPU_LOC);
   assert_location (t->plan, "Wg", GPU_LOC);
   assert_location (t->plan, "a", GPU_LOC);
   assert_location (t->plan, "h", PINNED_LOC);  /* CPU output of a CUDA kernel: pinned, device type GPU */
-  assert_location (t->plan, "Wc", CPU_LOC);    /* first use is a CPU input of a CUDA kernel */
+  assert_location (t->plan, "Wc", CPU_LOC);    /* first use (by node id) is a CPU input of a CUDA kernel */
   assert_location (t->plan, "k", GPU_LOC);
+  assert_location (t->plan, "kc", CPU_LOC);    /* a graph input read by a CUDA kernel's CPU input */
   /* Graph inputs used only implicitly: the EP of the node holding the
-   * subgraph; CPU when two EPs hold them. */
+   * subgraph; CPU once two EPs hold them (z2: CPU If first, then GPU If). */
   assert_location (t->plan, "z", GPU_LOC);
   assert_location (t->plan, "z2", CPU_LOC);
   /* Explicit consumers: the last one, streams in order, sets it. */
-  assert_location (t->plan, "c", CPU_LOC);
-  g_assert_cmpint (t->plan->streams[0].device.type, ==, 1);
+  assert_location (t->plan, "c", GPU_LOC);
+  g_assert_cmpint (t->plan->streams[0].device.type, ==, 0);
+  g_assert_cmpint (t->plan->streams[1].device.type, ==, 1);
 
   /* A subgraph runs on its owner's device. */
   branch = pv_ort_plan_new_subgraph (t->model->graph->nodes[pv_graph_find_node (t->model->graph, "ifg")].subgraphs[0],
@@ -1090,9 +1111,12 @@ test_pinned_output_same_stream (void)
   pv_onnx_graph_add_output (g, "y1", F, "4");
   pv_onnx_graph_add_output (g, "y2", F, "4");
   t = plan_with (b, "1:n0,n1,n2;0:n3", PV_REGISTRY_CUDA);
-  /* Pinned memory is (GPU, HOST_ACCESSIBLE) in ORT 1.30: its device type
-   * is not CPU, so a same-stream consumer gets no notification; the
-   * consumer on the CPU stream does. */
+  /* Pinned memory is (GPU, HOST_ACCESSIBLE) since ORT's OrtDevice rework:
+   * its device type is not CPU, so with the seed's check
+   * (location.Type() == CPU) a same-stream consumer gets no notification;
+   * the consumer on the CPU stream does. ORT's older test
+   * MultiStreamCudaEPNodeCPUOutput, written when pinned memory was
+   * (CPU, CUDA_PINNED), expects a same-stream WaitOnEP here. */
   g_assert_cmpint (t->plan->node_notification[0], ==, -1);
   g_assert_cmpint (t->plan->node_notification[2], ==, 0);
   g_assert_cmpint (t->plan->n_notifications, ==, 1);
@@ -1180,16 +1204,98 @@ test_multi_stream_alias_note (void)
   node3 (g, "Reshape", "n1", N ("a", "s"), N ("r"));
   node3 (g, "Relu", "n2", N ("r"), N ("q"));
   node3 (g, "Exp", "n3", N ("q"), N ("y"));
+  node3 (g, "Reshape", "n4", N ("x", "s"), N ("rx"));
+  node3 (g, "Exp", "n5", N ("rx"), N ("y2"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  t = plan_with (b, "0:n0,n2;0:n1,n3", PV_REGISTRY_CPU);
-  /* ORT prints the alias to stdout. */
+  pv_onnx_graph_add_output (g, "y2", F, "4");
+  t = plan_with (b, "0:n0,n2,n4;0:n1,n3,n5", PV_REGISTRY_CPU);
+  /* ORT prints each alias to stdout. */
   g_assert_nonnull (t->plan->notes);
-  g_assert_cmpstr (t->plan->notes[0], ==, "a reused by r as input");
-  g_assert_null (t->plan->notes[1]);
+  g_assert_cmpint (g_strv_length (t->plan->notes), ==, 2);
+  g_assert_true (g_strv_contains ((const char *const *) t->plan->notes, "a reused by r as input"));
+  g_assert_true (g_strv_contains ((const char *const *) t->plan->notes, "x reused by rx as input"));
   assert_reuses (t->plan, "r", "a");
+  /* Alias takes any input, here a graph input. */
+  assert_reuses (t->plan, "rx", "x");
   /* MayInplace needs one consumer of the input's buffer: r has one (n2). */
   assert_reuses (t->plan, "q", "a");
   g_assert_cmpint (vp (t->plan, "q")->reuse_rule, ==, PV_ORT_REUSE_MAY_INPLACE);
+}
+
+/* n0 = T(x) -> (w, u) on stream 0, u unconsumed; n1 p = Exp(x) on stream 1. */
+static PvOnnxBuilder *
+unconsumed_output_model (const char *w_shape)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  node3 (g, "T", "n0", N ("x"), N ("w", "u"));
+  pv_onnx_graph_add_value_info (g, "w", F, w_shape);
+  pv_onnx_graph_add_value_info (g, "u", F, "4");
+  node3 (g, "Exp", "n1", N ("x"), N ("p"));
+  node3 (g, "Exp", "n2", N ("p"), N ("y2"));
+  node3 (g, "Exp", "n3", N ("w"), N ("y1"));
+  pv_onnx_graph_add_output (g, "y1", F, w_shape);
+  pv_onnx_graph_add_output (g, "y2", F, "4");
+  return b;
+}
+
+static void
+test_multi_stream_ancestor (void)
+{
+  g_autoptr (Planned) t = plan_with (unconsumed_output_model ("8"), "0:n0,n3;0:n1,n2", PV_REGISTRY_CPU);
+  g_autoptr (Planned) siblings = plan_with (unconsumed_output_model ("4"), "0:n0,n3;0:n1,n2", PV_REGISTRY_CPU);
+
+  /* u has no consumer, so "all its consumers are done" holds for anyone;
+   * but n0 is no ancestor of p's producer n1 (parallel streams). */
+  assert_kind (t->plan, "p", "Allocate");
+  assert_kind (t->plan, "u", "Allocate");
+  /* ORT's rule as written: a node counts among its own dependents, so its
+   * output w (waiting, lower index than p) takes the buffer of its
+   * unconsumed sibling output u. */
+  assert_reuses (siblings->plan, "w", "u");
+  assert_kind (siblings->plan, "p", "Allocate");
+}
+
+static void
+test_multi_stream_variadic_alias (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (Planned) t = NULL;
+
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  node3 (g, "Exp", "n0", N ("x"), N ("q"));
+  node3 (g, "VarAlias", "n1", N ("x", "q"), N ("r", "s"));
+  pv_onnx_graph_add_value_info (g, "r", F, "4");
+  pv_onnx_graph_add_value_info (g, "s", F, "4");
+  node3 (g, "Add", "n2", N ("r", "s"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  t = plan_with (b, "0:n0,n2;0:n1", PV_REGISTRY_CPU);
+  /* Unlike the single-stream pass, VariadicAlias here needs an allocated
+   * input: not the graph input x. */
+  assert_kind (t->plan, "r", "Allocate");
+  assert_reuses (t->plan, "s", "q");
+}
+
+static void
+test_multi_stream_inplace_one_consumer (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (Planned) t = NULL;
+
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  node3 (g, "Exp", "n0", N ("x"), N ("a"));
+  node3 (g, "Relu", "n1", N ("a"), N ("b"));
+  node3 (g, "Neg", "n2", N ("a"), N ("c"));
+  node3 (g, "Add", "n3", N ("b", "c"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  t = plan_with (b, "0:n0,n2;0:n1,n3", PV_REGISTRY_CPU);
+  /* a has two consumers (n1, n2): no in-place for the Relu. */
+  assert_kind (t->plan, "b", "Allocate");
+  assert_kind (t->plan, "c", "Allocate");
 }
 
 /* A chain over two CPU streams; c may take a's buffer in the multi-stream
@@ -1234,6 +1340,111 @@ test_multi_stream_byte_size_long (void)
   assert_kind (scalar_one->plan, "c", "Allocate");
 }
 
+/* ---- ORT's own planner tests (allocation_planner_test.cc) ---- */
+
+static const char *ort_testdata_dir;
+
+/* ParaPlanCreation: simplified_ssd.onnx on two CPU streams
+ * (simplified_ssd_cpu.json); every conv_i_out is reused by relu_i_out. */
+static void
+test_ort_para_plan_creation (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvShapeInfo) shapes = NULL;
+  g_autoptr (TestPartition) partition = NULL;
+  g_autoptr (PvOrtPlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (ort_testdata_dir == NULL)
+    {
+      g_test_skip ("no ort-testdata directory given");
+      return;
+    }
+  path = g_build_filename (ort_testdata_dir, "simplified_ssd.onnx", NULL);
+  m = pv_model_load_from_file (path, &error);
+  g_assert_no_error (error);
+  shapes = pv_shape_infer (m, NULL, &error);
+  g_assert_no_error (error);
+  partition = test_partition (m->graph, "0:conv_0,relu_0,maxpool_0,conv_4,add_0;0:conv_1,relu_1,conv_2,relu_2,conv_3");
+  plan = pv_ort_plan_new (m->graph, shapes, &partition->partition, PV_REGISTRY_CPU, test_lookup, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (plan->single_stream);
+  assert_reuses (plan, "relu_0_out", "conv_0_out");
+  assert_reuses (plan, "relu_1_out", "conv_1_out");
+  assert_reuses (plan, "relu_2_out", "conv_2_out");
+}
+
+/* MultiStream: node1 (CPU) -> node2 (CPU) -> node3 (CUDA) -> node4 (CPU),
+ * the default partition: one stream per device. */
+static void
+test_ort_multi_stream (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (Planned) t = NULL;
+  g_autofree char *s0 = NULL, *s1 = NULL;
+
+  pv_onnx_graph_add_input (g, "x", F, "1");
+  node3 (g, "Exp", "node1", N ("x"), N ("Arg1"));
+  node3 (g, "Exp", "node2", N ("Arg1"), N ("Arg2"));
+  node3 (g, "Transpose", "node3", N ("Arg2"), N ("Arg3"));
+  node3 (g, "Exp", "node4", N ("Arg3"), N ("Arg4"));
+  pv_onnx_graph_add_output (g, "Arg4", F, "1");
+  t = plan_with (b, "0:node1,node2,node4;1:node3", PV_REGISTRY_CUDA);
+  s0 = step_kinds (t->plan, 0);
+  s1 = step_kinds (t->plan, 1);
+  g_assert_cmpstr (s0, ==, "LLTBWL");
+  g_assert_cmpstr (s1, ==, "BLAT");
+}
+
+/* MultiStream1StreamWaitFor2Streams: node1, node2 -> node3, three GPU
+ * streams (3_gpu_streams.json). */
+static void
+test_ort_one_waits_for_two (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (Planned) t = NULL;
+  g_autofree char *s0 = NULL, *s1 = NULL, *s2 = NULL;
+
+  pv_onnx_graph_add_input (g, "x", F, "2,2");
+  node3 (g, "Transpose", "node1", N ("x"), N ("Arg1"));
+  node3 (g, "Transpose", "node2", N ("x"), N ("Arg2"));
+  node3 (g, "Add", "node3", N ("Arg1", "Arg2"), N ("Arg3"));
+  pv_onnx_graph_add_output (g, "Arg3", F, "2,2");
+  t = plan_with (b, "1:node1;1:node2;1:node3", PV_REGISTRY_CUDA);
+  s0 = step_kinds (t->plan, 0);
+  s1 = step_kinds (t->plan, 1);
+  s2 = step_kinds (t->plan, 2);
+  g_assert_cmpstr (s0, ==, "LAT");
+  g_assert_cmpstr (s1, ==, "LAT");
+  g_assert_cmpstr (s2, ==, "BBWWL");
+}
+
+/* MultiStreamMultiOutput: node1 (CUDA) has two outputs, both consumed by
+ * node2 (CPU): one barrier and one wait. */
+static void
+test_ort_multi_output (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (Planned) t = NULL;
+  g_autofree char *s0 = NULL, *s1 = NULL;
+
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  node3 (g, "T", "node1", N ("x"), N ("Arg1", "Arg2"));
+  pv_onnx_graph_add_value_info (g, "Arg1", F, "4");
+  pv_onnx_graph_add_value_info (g, "Arg2", F, "4");
+  node3 (g, "Add", "node2", N ("Arg1", "Arg2"), N ("Arg3"));
+  pv_onnx_graph_add_output (g, "Arg3", F, "4");
+  t = plan_with (b, "1:node1;0:node2", PV_REGISTRY_CUDA);
+  s0 = step_kinds (t->plan, 0);
+  s1 = step_kinds (t->plan, 1);
+  g_assert_cmpstr (s0, ==, "LAT");
+  g_assert_cmpstr (s1, ==, "BWL");
+}
+
 /* ---- the printer ---- */
 
 static void
@@ -1275,6 +1486,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* optional: the directory of ONNX Runtime's planner test data */
+  ort_testdata_dir = argc > 1 ? argv[1] : g_getenv ("PV_ORT_TESTDATA");
   g_test_add_func ("/ort-plan/kinds/fixed", test_fixed_kinds);
   g_test_add_func ("/ort-plan/kinds/external-outputs", test_external_outputs);
   g_test_add_func ("/ort-plan/kinds/alias-of-external", test_alias_of_external);
@@ -1304,7 +1517,14 @@ main (int argc, char **argv)
   g_test_add_func ("/ort-plan/streams/one-per-device", test_one_stream_per_device);
   g_test_add_func ("/ort-plan/streams/errors", test_partition_errors);
   g_test_add_func ("/ort-plan/multi-stream/alias-note", test_multi_stream_alias_note);
+  g_test_add_func ("/ort-plan/multi-stream/inplace-one-consumer", test_multi_stream_inplace_one_consumer);
+  g_test_add_func ("/ort-plan/multi-stream/ancestor", test_multi_stream_ancestor);
+  g_test_add_func ("/ort-plan/multi-stream/variadic-alias", test_multi_stream_variadic_alias);
   g_test_add_func ("/ort-plan/multi-stream/byte-size-long", test_multi_stream_byte_size_long);
+  g_test_add_func ("/ort-plan/ort-tests/para-plan-creation", test_ort_para_plan_creation);
+  g_test_add_func ("/ort-plan/ort-tests/multi-stream", test_ort_multi_stream);
+  g_test_add_func ("/ort-plan/ort-tests/one-waits-for-two", test_ort_one_waits_for_two);
+  g_test_add_func ("/ort-plan/ort-tests/multi-output", test_ort_multi_output);
   g_test_add_func ("/ort-plan/printer", test_printer);
   return g_test_run ();
 }

@@ -15,6 +15,8 @@ typedef struct {
 static const Command commands[] = {
   { "info", pv_cli_info, "Show a model's header, counts, inputs, outputs, ops and ONNX Runtime's node order" },
   { "shapes", pv_cli_shapes, "Infer every value's type, shape and size, with symbolic dims and bounds" },
+  { "partition", pv_cli_partition, "Write ONNX Runtime's default partition config (streams) for a model" },
+  { "check", pv_cli_check, "Say what ONNX Runtime 1.30 does with a partition config, and why" },
   { "plan", pv_cli_plan, "Plan activation memory (slots or one arena), with the lower bound and a safety check" },
 };
 

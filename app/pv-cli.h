@@ -24,5 +24,7 @@ GHashTable *pv_cli_parse_input_shapes (char **specs);
 int pv_cli_info (int argc, char **argv);
 int pv_cli_shapes (int argc, char **argv);
 int pv_cli_plan (int argc, char **argv);
+int pv_cli_partition (int argc, char **argv);
+int pv_cli_check (int argc, char **argv);
 
 G_END_DECLS

@@ -51,7 +51,7 @@ if (!cli) {
 }
 
 const expected = JSON.parse(fs.readFileSync(path.join(configDir, 'expected.json'), 'utf8'));
-const names = only.length ? only : Object.keys(expected);
+const names = only.length ? only : Object.keys(expected).filter((k) => !k.startsWith('_'));
 const modelPath = (m) => (m.startsWith('shared/') ? path.join(shared, m.slice(7)) : path.join(sourceRoot, m));
 
 // What ORT did, as {ort, message}.

@@ -1,0 +1,225 @@
+/* planviz-cli render: the timeline of a model's plan as PNG, SVG or PDF. */
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pv-cli.h"
+#include "pv-model-loader.h"
+#include "pv-session.h"
+#include "pv-timeline-renderer.h"
+
+int pv_cli_render (int argc, char **argv);
+
+#define MAX_SIDE 16000
+
+typedef enum { OUT_PNG, OUT_SVG, OUT_PDF } OutFormat;
+
+static gboolean
+out_format (const char *path, OutFormat *format)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".png"))
+    *format = OUT_PNG;
+  else if (g_str_has_suffix (lower, ".svg"))
+    *format = OUT_SVG;
+  else if (g_str_has_suffix (lower, ".pdf"))
+    *format = OUT_PDF;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_range (const char *text, double *t0, double *t1)
+{
+  char *end = NULL;
+  const char *colon = strchr (text, ':');
+  if (colon == NULL)
+    return FALSE;
+  *t0 = g_ascii_strtod (text, &end);
+  if (end != colon)
+    return FALSE;
+  *t1 = g_ascii_strtod (colon + 1, &end);
+  return *end == '\0' && *t1 > *t0;
+}
+
+/* Renders onto a surface of the chosen format; returns FALSE after printing why. */
+static gboolean
+write_output (PvTimelineRenderer *renderer, const char *path, OutFormat format, int width, int height)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  switch (format)
+    {
+    case OUT_PNG: surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height); break;
+    case OUT_SVG: surface = cairo_svg_surface_create (path, width, height); break;
+    default: surface = cairo_pdf_surface_create (path, width, height); break;
+    }
+  cr = cairo_create (surface);
+  pv_timeline_renderer_draw (renderer, cr);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  if (status == CAIRO_STATUS_SUCCESS && format == OUT_PNG)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_printerr ("planviz-cli render: cannot write %s: %s\n", path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+pv_cli_render (int argc, char **argv)
+{
+  g_autofree char *planner = NULL, *output = NULL, *colour = NULL, *range = NULL, *partition = NULL;
+  g_autofree char *kernel_defs = NULL;
+  g_auto (GStrv) bound_specs = NULL, input_specs = NULL;
+  int width = 1400, height = 0;
+  gboolean no_legend = FALSE, no_arrows = FALSE;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the picture here (.png, .svg or .pdf)", "FILE" },
+    { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
+      "Memory lanes: slots (one lane per slot), arena (offsets in one arena) or ort (ONNX Runtime's buffers)",
+      "PLANNER" },
+    { "bound", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &bound_specs, "Give a symbolic dim a value (repeatable)", "SYMBOL=N" },
+    { "input-shape", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &input_specs, "Fix a graph input's dims (repeatable)",
+      "NAME=D1,D2,…" },
+    { "partition", 0, 0, G_OPTION_ARG_FILENAME, &partition, "ONNX Runtime partition config (streams) to plan with",
+      "FILE" },
+    { "kernel-defs", 'k', 0, G_OPTION_ARG_FILENAME, &kernel_defs, "Kernel behaviour table replacing built-in entries",
+      "FILE" },
+    { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Width in pixels (default 1400)", "W" },
+    { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: everything)", "H" },
+    { "colour", 'c', 0, G_OPTION_ARG_STRING, &colour, "Colour values by op (default) or kind (ORT's AllocKind)",
+      "op|kind" },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Show only schedule times T0 to T1", "T0:T1" },
+    { "no-legend", 0, 0, G_OPTION_ARG_NONE, &no_legend, "Leave out the legend", NULL },
+    { "no-arrows", 0, 0, G_OPTION_ARG_NONE, &no_arrows, "Leave out sync arrows and reuse links", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context =
+    g_option_context_new ("MODEL.onnx -o OUT.png|OUT.svg|OUT.pdf — draw the timeline: streams, live bytes, memory");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = NULL;
+  g_autoptr (PvKernelTable) kernels = NULL;
+  g_autoptr (PvSession) session = NULL;
+  g_autoptr (GHashTable) bounds = NULL, input_shapes = NULL;
+  g_autoptr (PvTimelineModel) timeline = NULL;
+  g_autoptr (PvTimelineRenderer) renderer = NULL;
+  g_autofree char *partition_text = NULL;
+  gsize partition_len = 0;
+  PvSessionOptions options = { 0 };
+  PvTimelineSource source;
+  PvTimelineOptions view;
+  OutFormat format;
+  double t0 = 0, t1 = 0;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!pv_cli_parse (context, &argc, &argv))
+    return PV_CLI_USAGE;
+  if (argc != 2)
+    {
+      g_printerr ("planviz-cli render: expected one MODEL.onnx, got %d arguments\n", argc - 1);
+      return PV_CLI_USAGE;
+    }
+  if (output == NULL || !out_format (output, &format))
+    {
+      g_printerr ("planviz-cli render: -o OUT must end in .png, .svg or .pdf\n");
+      return PV_CLI_USAGE;
+    }
+  pv_timeline_options_init (&view);
+  if (planner == NULL || strcmp (planner, "slots") == 0)
+    view.memory_view = PV_TIMELINE_MEMORY_SLOTS;
+  else if (strcmp (planner, "arena") == 0)
+    view.memory_view = PV_TIMELINE_MEMORY_ARENA;
+  else if (strcmp (planner, "ort") == 0)
+    view.memory_view = PV_TIMELINE_MEMORY_ORT_BUFFERS;
+  else
+    {
+      g_printerr ("planviz-cli render: unknown planner “%s” (slots, arena, ort)\n", planner);
+      return PV_CLI_USAGE;
+    }
+  if (colour == NULL || strcmp (colour, "op") == 0)
+    view.colour_by = PV_TIMELINE_COLOUR_BY_OP;
+  else if (strcmp (colour, "kind") == 0)
+    view.colour_by = PV_TIMELINE_COLOUR_BY_KIND;
+  else
+    {
+      g_printerr ("planviz-cli render: --colour wants op or kind, not “%s”\n", colour);
+      return PV_CLI_USAGE;
+    }
+  if (range && !parse_range (range, &t0, &t1))
+    {
+      g_printerr ("planviz-cli render: --range wants T0:T1 with T0 < T1, not “%s”\n", range);
+      return PV_CLI_USAGE;
+    }
+  if (width < 320 || width > MAX_SIDE || height < 0 || height > MAX_SIDE || (height > 0 && height < 200))
+    {
+      g_printerr ("planviz-cli render: --width must be 320–%d and --height 200–%d\n", MAX_SIDE, MAX_SIDE);
+      return PV_CLI_USAGE;
+    }
+  view.show_legend = !no_legend;
+  view.arrows = no_arrows ? 0 : PV_TIMELINE_ARROW_ALL;
+  bounds = pv_cli_parse_bounds (bound_specs);
+  input_shapes = pv_cli_parse_input_shapes (input_specs);
+  if (bounds == NULL || input_shapes == NULL)
+    return PV_CLI_USAGE;
+  if (partition && !g_file_get_contents (partition, &partition_text, &partition_len, &error))
+    {
+      g_printerr ("planviz-cli: %s\n", error->message);
+      return PV_CLI_BAD_INPUT;
+    }
+
+  model = pv_model_load_from_file (argv[1], &error);
+  kernels = model ? pv_kernel_table_new_default (&error) : NULL;
+  if (kernels && kernel_defs && !pv_kernel_table_merge_file (kernels, kernel_defs, &error))
+    g_clear_pointer (&kernels, pv_kernel_table_free);
+  options.bounds = bounds;
+  options.input_shapes = input_shapes;
+  options.partition_text = partition_text;
+  options.partition_len = partition_len;
+  session = kernels ? pv_session_new (model, kernels, &options, &error) : NULL;
+  if (session == NULL)
+    {
+      g_printerr ("planviz-cli: %s\n", error->message);
+      return PV_CLI_BAD_INPUT;
+    }
+  if (session->ort == NULL && session->ort_error)
+    g_printerr ("planviz-cli render: no ONNX Runtime plan (%s); drawing graph order\n", session->ort_error);
+  if (session->slots->deferred && session->unbound_symbols)
+    {
+      g_autofree char *list = g_strjoinv (", ", session->unbound_symbols);
+      g_printerr ("planviz-cli render: memory plan deferred; bind %s with --bound\n", list);
+    }
+
+  pv_timeline_source_init_from_session (&source, session);
+  timeline = pv_timeline_model_new (&source);
+  renderer = pv_timeline_renderer_new (timeline);
+  pv_timeline_renderer_set_options (renderer, &view);
+  pv_timeline_renderer_set_size (renderer, width, height > 0 ? height : 800);
+  if (range)
+    pv_timeline_renderer_set_time_range (renderer, t0, t1);
+  if (height == 0)
+    {
+      height = pv_timeline_renderer_get_natural_height (renderer);
+      if (height > MAX_SIDE)
+        {
+          g_printerr ("planviz-cli render: %d rows need %d pixels; cutting at %d (use --planner arena or --height)\n",
+                      timeline->memory[view.memory_view].n_lanes, height, MAX_SIDE);
+          height = MAX_SIDE;
+        }
+      pv_timeline_renderer_set_size (renderer, width, height);
+    }
+  if (!write_output (renderer, output, format, width, height))
+    return PV_CLI_BAD_INPUT;
+  return PV_CLI_OK;
+}

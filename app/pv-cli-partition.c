@@ -13,11 +13,8 @@
 int pv_cli_partition (int argc, char **argv);
 int pv_cli_check (int argc, char **argv);
 
-/* Node devices from --gpu-ops and --device (NULL when neither is given:
- * all CPU). Returns FALSE after printing why; *exit_code says how to exit. */
-static gboolean
-node_devices_from_options (const PvGraph *graph, const char *gpu_ops, char **device_specs, int **devices_out,
-                           int *exit_code)
+gboolean
+pv_cli_node_devices (const PvGraph *graph, const char *gpu_ops, char **device_specs, int **devices_out, int *exit_code)
 {
   g_autofree int *devices = NULL;
 
@@ -126,7 +123,7 @@ pv_cli_partition (int argc, char **argv)
       status = PV_CLI_BAD_INPUT;
       goto out;
     }
-  if (!node_devices_from_options (model->graph, gpu_ops, device_specs, &devices, &status))
+  if (!pv_cli_node_devices (model->graph, gpu_ops, device_specs, &devices, &status))
     goto out;
   config = pv_partition_config_default (model->graph, devices);
   json = pv_partition_config_to_json (model->graph, config, pretty);
@@ -289,7 +286,7 @@ pv_cli_check (int argc, char **argv)
       status = PV_CLI_BAD_INPUT;
       goto out;
     }
-  if (!node_devices_from_options (model->graph, gpu_ops, device_specs, &devices, &status))
+  if (!pv_cli_node_devices (model->graph, gpu_ops, device_specs, &devices, &status))
     goto out;
   if (!g_file_get_contents (argv[2], &text, &len, &error))
     {

@@ -10,7 +10,10 @@ int
 pv_cli_plan (int argc, char **argv)
 {
   g_autofree char *planner = NULL, *format = NULL, *kernel_defs = NULL, *partition = NULL, *registry = NULL;
-  g_autofree char *partition_text = NULL;
+  g_autofree char *partition_text = NULL, *gpu_ops = NULL;
+  g_auto (GStrv) device_specs = NULL;
+  g_autofree int *devices = NULL;
+  int status = PV_CLI_OK;
   gsize partition_len = 0;
   g_auto (GStrv) bound_specs = NULL, input_specs = NULL;
   gboolean include_inputs = FALSE;
@@ -22,6 +25,8 @@ pv_cli_plan (int argc, char **argv)
     { "partition", 0, 0, G_OPTION_ARG_FILENAME, &partition, "DeviceBasedPartitioner config (default: ORT's)",
       "P.json" },
     { "registry", 0, 0, G_OPTION_ARG_STRING, &registry, "Stream wait handles: cpu (default) or cuda", "cpu|cuda" },
+    { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &device_specs, "Run a node on a device (repeatable)", "NODE=1" },
+    { "gpu-ops", 0, 0, G_OPTION_ARG_STRING, &gpu_ops, "Nodes of these op types run on the GPU (1)", "OP,OP,…" },
     { "bound", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &bound_specs, "Give a symbolic dim a value (repeatable)", "SYMBOL=N" },
     { "input-shape", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &input_specs, "Fix a graph input's dims (repeatable)",
       "NAME=D1,D2,…" },
@@ -78,6 +83,8 @@ pv_cli_plan (int argc, char **argv)
       return PV_CLI_BAD_INPUT;
     }
   model = pv_model_load_from_file (argv[1], &error);
+  if (model && !pv_cli_node_devices (model->graph, gpu_ops, device_specs, &devices, &status))
+    return status;
   kernels = model ? pv_kernel_table_new_default (&error) : NULL;
   if (kernels && kernel_defs && !pv_kernel_table_merge_file (kernels, kernel_defs, &error))
     g_clear_pointer (&kernels, pv_kernel_table_free);
@@ -86,6 +93,7 @@ pv_cli_plan (int argc, char **argv)
   options.include_graph_inputs = include_inputs;
   options.partition_text = partition_text;
   options.partition_len = partition_len;
+  options.node_devices = devices;
   options.registry = g_strcmp0 (registry, "cuda") == 0 ? PV_REGISTRY_CUDA : PV_REGISTRY_CPU;
   session = kernels ? pv_session_new (model, kernels, &options, &error) : NULL;
   if (session == NULL)

@@ -21,6 +21,12 @@ GHashTable *pv_cli_parse_bounds (char **specs);
  * gint64 (caller unrefs); NULL after printing why on a bad entry. */
 GHashTable *pv_cli_parse_input_shapes (char **specs);
 
+/* Node devices from --gpu-ops and --device (NULL when neither is given:
+ * all CPU). Returns FALSE after printing why; *exit_code says how to exit. */
+typedef struct _PvGraph PvGraph;
+gboolean pv_cli_node_devices (const PvGraph *graph, const char *gpu_ops, char **device_specs, int **devices_out,
+                              int *exit_code);
+
 int pv_cli_info (int argc, char **argv);
 int pv_cli_shapes (int argc, char **argv);
 int pv_cli_plan (int argc, char **argv);

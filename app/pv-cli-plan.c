@@ -16,7 +16,7 @@ pv_cli_plan (int argc, char **argv)
   int status = PV_CLI_OK;
   gsize partition_len = 0;
   g_auto (GStrv) bound_specs = NULL, input_specs = NULL;
-  gboolean include_inputs = FALSE;
+  gboolean include_inputs = FALSE, roofline = FALSE;
   GOptionEntry entries[] = {
     { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
       "ort (ONNX Runtime's own plan), slots (greedy slots) or arena (offsets in one arena)", "PLANNER" },
@@ -33,6 +33,8 @@ pv_cli_plan (int argc, char **argv)
     { "kernel-defs", 'k', 0, G_OPTION_ARG_FILENAME, &kernel_defs, "Kernel behaviour table replacing built-in entries",
       "FILE" },
     { "include-graph-inputs", 0, 0, G_OPTION_ARG_NONE, &include_inputs, "Place graph inputs too", NULL },
+    { "roofline", 0, 0, G_OPTION_ARG_NONE, &roofline,
+      "Schedule kernels by FLOPs and bytes moved (µs) instead of one unit each", NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("MODEL.onnx — plan activation memory and check the plan");
@@ -94,6 +96,7 @@ pv_cli_plan (int argc, char **argv)
   options.partition_text = partition_text;
   options.partition_len = partition_len;
   options.node_devices = devices;
+  options.roofline_cost = roofline;
   options.registry = g_strcmp0 (registry, "cuda") == 0 ? PV_REGISTRY_CUDA : PV_REGISTRY_CPU;
   session = kernels ? pv_session_new (model, kernels, &options, &error) : NULL;
   if (session == NULL)

@@ -81,8 +81,10 @@ int
 pv_cli_render (int argc, char **argv)
 {
   g_autofree char *planner = NULL, *output = NULL, *colour = NULL, *range = NULL, *partition = NULL;
-  g_autofree char *kernel_defs = NULL;
-  g_auto (GStrv) bound_specs = NULL, input_specs = NULL;
+  g_autofree char *kernel_defs = NULL, *registry = NULL, *gpu_ops = NULL;
+  g_autofree int *devices = NULL;
+  g_auto (GStrv) bound_specs = NULL, input_specs = NULL, device_specs = NULL;
+  int status = PV_CLI_OK;
   int width = 1400, height = 0;
   gboolean no_legend = FALSE, no_arrows = FALSE;
   GOptionEntry entries[] = {
@@ -95,6 +97,9 @@ pv_cli_render (int argc, char **argv)
       "NAME=D1,D2,…" },
     { "partition", 0, 0, G_OPTION_ARG_FILENAME, &partition, "ONNX Runtime partition config (streams) to plan with",
       "FILE" },
+    { "registry", 0, 0, G_OPTION_ARG_STRING, &registry, "Stream wait handles: cpu (default) or cuda", "cpu|cuda" },
+    { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &device_specs, "Run a node on a device (repeatable)", "NODE=1" },
+    { "gpu-ops", 0, 0, G_OPTION_ARG_STRING, &gpu_ops, "Nodes of these op types run on the GPU (1)", "OP,OP,…" },
     { "kernel-defs", 'k', 0, G_OPTION_ARG_FILENAME, &kernel_defs, "Kernel behaviour table replacing built-in entries",
       "FILE" },
     { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Width in pixels (default 1400)", "W" },
@@ -167,6 +172,11 @@ pv_cli_render (int argc, char **argv)
       g_printerr ("planviz-cli render: --width must be 320–%d and --height 200–%d\n", MAX_SIDE, MAX_SIDE);
       return PV_CLI_USAGE;
     }
+  if (registry && g_strcmp0 (registry, "cpu") != 0 && g_strcmp0 (registry, "cuda") != 0)
+    {
+      g_printerr ("planviz-cli render: unknown registry “%s” (cpu, cuda)\n", registry);
+      return PV_CLI_USAGE;
+    }
   view.show_legend = !no_legend;
   view.arrows = no_arrows ? 0 : PV_TIMELINE_ARROW_ALL;
   bounds = pv_cli_parse_bounds (bound_specs);
@@ -180,6 +190,8 @@ pv_cli_render (int argc, char **argv)
     }
 
   model = pv_model_load_from_file (argv[1], &error);
+  if (model && !pv_cli_node_devices (model->graph, gpu_ops, device_specs, &devices, &status))
+    return status;
   kernels = model ? pv_kernel_table_new_default (&error) : NULL;
   if (kernels && kernel_defs && !pv_kernel_table_merge_file (kernels, kernel_defs, &error))
     g_clear_pointer (&kernels, pv_kernel_table_free);
@@ -187,6 +199,8 @@ pv_cli_render (int argc, char **argv)
   options.input_shapes = input_shapes;
   options.partition_text = partition_text;
   options.partition_len = partition_len;
+  options.node_devices = devices;
+  options.registry = g_strcmp0 (registry, "cuda") == 0 ? PV_REGISTRY_CUDA : PV_REGISTRY_CPU;
   session = kernels ? pv_session_new (model, kernels, &options, &error) : NULL;
   if (session == NULL)
     {

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "pv-cost-model.h"
 #include "pv-happens-before.h"
 #include "pv-kernel-adapter.h"
 #include "pv-value-aliases.h"
@@ -93,7 +94,10 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
     for (int v = 0; v < g->n_values; v++)
       if (g->values[v].producer >= 0 && s->view_source[v] < 0)
         owned[v] = s->value_bytes[v];
-    s->schedule = pv_schedule_new (s->ort, owned, value_device, NULL, NULL);
+    /* 1 TFLOP/s and 100 GB/s: a laptop-class CPU; only ratios matter. */
+    PvRooflineCost roofline = { s->shapes, bounds, 1e6, 1e5 };
+    s->schedule = pv_schedule_new (s->ort, owned, value_device,
+                                   options && options->roofline_cost ? pv_roofline_cost : NULL, &roofline);
   }
 
 }

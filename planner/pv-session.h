@@ -27,6 +27,7 @@ typedef struct {
   gsize partition_len;
   const int *node_devices;       /* node id -> device type (0 CPU, 1 GPU), NULL: all CPU */
   PvStreamRegistry registry;     /* which wait handles exist (cpu: none) */
+  gboolean roofline_cost;        /* schedule with FLOP/bytes kernel times (µs), not 1 per kernel */
 } PvSessionOptions;
 
 typedef struct {

@@ -39,8 +39,10 @@ pv_random_graph_new (GRand *rand, GHashTable *sizes, int **views_out)
       const char *inputs[4] = { NULL };
       g_autofree char *node = g_strdup_printf ("n%d", i);
       char *out = g_strdup_printf ("v%d", i);
-      gboolean view = g_rand_int_range (rand, 0, 6) == 0;
-      if (view)
+      int kind = g_rand_int_range (rand, 0, 6);
+      gboolean view = kind == 0;          /* Identity: an alias */
+      gboolean in_place = kind == 1;      /* Relu: may work in place */
+      if (view || in_place)
         fan_in = 1;
       for (int k = 0; k < fan_in; k++)
         {
@@ -49,7 +51,8 @@ pv_random_graph_new (GRand *rand, GHashTable *sizes, int **views_out)
                                            : g_rand_int_range (rand, 0, names->len);
           inputs[k] = names->pdata[MAX (pick, 0)];
         }
-      pv_onnx_graph_add_node (g, view ? "Identity" : "Sum", node, inputs, (const char *const[]) { out, NULL });
+      pv_onnx_graph_add_node (g, view ? "Identity" : in_place ? "Relu" : "Sum", node, inputs,
+                              (const char *const[]) { out, NULL });
       g_hash_table_insert (sizes, g_strdup (out), GUINT_TO_POINTER (g_rand_int_range (rand, 1, 5) * 64));
       if (view)
         g_ptr_array_add (view_names, out);

@@ -1,8 +1,10 @@
 /* Properties of every plan planviz makes, on random graphs split into 1-4
- * random streams through a real partition config: ONNX Runtime's plan, the
- * slot plan and the arena plan all pass the checker against the streams as
- * they run; each safe plan's peak is at least LOAD; slots never exceed
- * naive. */
+ * random streams through a real partition config: the slot and arena plans
+ * always pass the checker against the streams as they run; ONNX Runtime's
+ * own plan always does on one stream, and where its multi-stream pass lets
+ * a kernel work in place on a buffer another stream still reads, the
+ * checker reports that hazard (counted, with an example); each safe plan's
+ * peak is at least LOAD; slots never exceed naive. */
 #include <string.h>
 
 #include "pv-partition-config.h"
@@ -53,7 +55,8 @@ test_random_partitions (void)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (11);
   g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (NULL);
-  int rounds = 10000, multi = 0;
+  int rounds = 10000, multi = 0, ort_hazards = 0;
+  g_autofree char *example = NULL;
 
   for (int round = 0; round < rounds; round++)
     {
@@ -75,14 +78,24 @@ test_random_partitions (void)
         g_error ("round %d: no ORT plan: %s\nconfig: %s", round, s->ort_error, config);
       multi += s->ort->n_streams > 1;
       g_assert_false (s->slots->deferred);
-      assert_safe ("ONNX Runtime", s->ort_check, round, config);
+      if (s->ort->n_streams == 1)
+        assert_safe ("ONNX Runtime", s->ort_check, round, config);
+      else if (!s->ort_check->ok)
+        {
+          ort_hazards++;
+          if (example == NULL)
+            example = g_strdup_printf ("%s (config %s)", s->ort_check->violations[0].message, config);
+
+        }
       assert_safe ("slot", s->slots_check, round, config);
       assert_safe ("arena", s->arena_check, round, config);
       g_assert_cmpuint (s->slots->peak_bytes, <=, s->slots->naive_bytes);
       g_assert_cmpuint (s->slots->peak_bytes, >=, s->load_bytes);
       g_assert_cmpuint (s->arena->peak_bytes, >=, s->load_bytes);
     }
-  g_test_message ("%d random graphs, %d of them on 2-4 streams: every plan safe", rounds, multi);
+  g_test_message ("%d random graphs, %d of them on 2-4 streams: slot and arena plans always safe; ONNX Runtime's "
+                  "plan safe on one stream, hazards reported in %d multi-stream configs%s%s",
+                  rounds, multi, ort_hazards, example ? ", e.g. " : "", example ? example : "");
   g_assert_cmpint (multi, >, rounds / 2);
 }
 

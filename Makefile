@@ -25,6 +25,7 @@ run: build
 	$(BUILD)/app/planviz-cli info $(MODEL)
 
 test: deps test-plain test-sanitize
+	@python3 .ci/summarize.py $(BUILD) $(SAN_BUILD)
 
 test-plain: $(BUILD)/build.ninja
 	ninja -C $(BUILD)

@@ -17,6 +17,7 @@ static const Command commands[] = {
   { "shapes", pv_cli_shapes, "Infer every value's type, shape and size, with symbolic dims and bounds" },
   { "partition", pv_cli_partition, "Write ONNX Runtime's default partition config (streams) for a model" },
   { "check", pv_cli_check, "Say what ONNX Runtime 1.30 does with a partition config, and why" },
+  { "render", pv_cli_render, "Draw the timeline (streams, live bytes, memory lanes) as PNG, SVG or PDF" },
   { "plan", pv_cli_plan, "Plan activation memory (slots or one arena), with the lower bound and a safety check" },
 };
 

@@ -1298,6 +1298,60 @@ test_multi_stream_inplace_one_consumer (void)
   assert_kind (t->plan, "c", "Allocate");
 }
 
+/* ORT's multi-stream pass lets a MayInplace kernel overwrite a buffer that
+ * another stream still reads (tests/ort/MULTISTREAM-HAZARDS.md):
+ *   stream 0: n0 a = Exp(x), n1 b = Identity(a), n2 c = Relu(b), n4 y = Add(c, d)
+ *   stream 1: n3 d = Exp(a)
+ * The pass visits the dependence graph from its sinks, so n2 is visited
+ * before n1: b is still Allocate with the single consumer n2, and c takes
+ * b in place. Only then does n1 make b an alias of a, and the final walk
+ * points c at a. n2 now writes a's bytes while n3, on the other stream and
+ * unordered with n2, reads a. planviz reproduces this; the checker reports
+ * it through pv-session. */
+static void
+test_multi_stream_inplace_before_alias (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (Planned) t = NULL;
+  g_autofree char *text = NULL;
+
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  node3 (g, "Exp", "n0", N ("x"), N ("a"));
+  node3 (g, "Identity", "n1", N ("a"), N ("b"));
+  node3 (g, "Relu", "n2", N ("b"), N ("c"));
+  node3 (g, "Exp", "n3", N ("a"), N ("d"));
+  node3 (g, "Add", "n4", N ("c", "d"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  t = plan_with (b, "0:n0,n1,n2,n4;0:n3", PV_REGISTRY_CPU);
+  g_assert_false (t->plan->single_stream);
+  assert_kind (t->plan, "a", "Allocate");
+  assert_reuses (t->plan, "b", "a");
+  g_assert_cmpint (vp (t->plan, "b")->reuse_rule, ==, PV_ORT_REUSE_ALIAS);
+  /* in place on b, then flattened to b's root a */
+  assert_reuses (t->plan, "c", "a");
+  g_assert_cmpint (vp (t->plan, "c")->reuse_rule, ==, PV_ORT_REUSE_MAY_INPLACE);
+  assert_kind (t->plan, "d", "Allocate");
+  g_assert_true (g_strv_contains ((const char *const *) t->plan->notes, "a reused by b as input"));
+  /* Nothing orders n2 and n3: n3 waits only for n0, n4 is the only node
+   * waiting for n3, and n2 runs before it. */
+  text = exec_text (t->plan);
+  g_assert_cmpstr (text, ==,
+                   "Start logic stream: 0 on device: 0\n"
+                   "LaunchKernel - NodeIndex: 0, Name: n0\n"
+                   "TriggerDownstream - TriggerPointIndex: 0\n"
+                   "LaunchKernel - NodeIndex: 1, Name: n1\n"
+                   "LaunchKernel - NodeIndex: 2, Name: n2\n"
+                   "Barrier - BarrierId: 0, Count: 2\n"
+                   "LaunchKernel - NodeIndex: 4, Name: n4\n"
+                   "End logic stream : 0\n"
+                   "Start logic stream: 1 on device: 0\n"
+                   "Barrier - BarrierId: 1, Count: 2\n"
+                   "LaunchKernel - NodeIndex: 3, Name: n3\n"
+                   "TriggerDownstream - TriggerPointIndex: 1\n"
+                   "End logic stream : 1\n");
+}
+
 /* A chain over two CPU streams; c may take a's buffer in the multi-stream
  * pass when their shapes match. */
 static PvOnnxBuilder *
@@ -1518,6 +1572,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ort-plan/streams/errors", test_partition_errors);
   g_test_add_func ("/ort-plan/multi-stream/alias-note", test_multi_stream_alias_note);
   g_test_add_func ("/ort-plan/multi-stream/inplace-one-consumer", test_multi_stream_inplace_one_consumer);
+  g_test_add_func ("/ort-plan/multi-stream/inplace-before-alias", test_multi_stream_inplace_before_alias);
   g_test_add_func ("/ort-plan/multi-stream/ancestor", test_multi_stream_ancestor);
   g_test_add_func ("/ort-plan/multi-stream/variadic-alias", test_multi_stream_variadic_alias);
   g_test_add_func ("/ort-plan/multi-stream/byte-size-long", test_multi_stream_byte_size_long);

@@ -1,0 +1,95 @@
+/* pv-document.h: one open model and what the window plans for it.
+ *
+ * A PvDocument wraps the loaded model, the kernel table, the partition
+ * config text, the bounds of the model's symbolic dims, the registry and the
+ * planner the user looks at, and the PvSession made from them. Loading runs
+ * in a thread (GTask); every later change re-creates the session on the
+ * spot (it takes milliseconds) and emits `plan-changed`.
+ *
+ * While the partition text is invalid (it has errors, or ONNX Runtime would
+ * refuse it or crash on it) the document keeps the last valid plan as its
+ * plan session and timeline, and says it is `stale`. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "pv-plan-export.h"
+#include "pv-session.h"
+#include "pv-timeline-model.h"
+
+G_BEGIN_DECLS
+
+#define PV_TYPE_DOCUMENT (pv_document_get_type ())
+
+G_DECLARE_FINAL_TYPE (PvDocument, pv_document, PV, DOCUMENT, GObject)
+
+PvDocument          *pv_document_new                     (void);
+
+void                 pv_document_load_async              (PvDocument           *self,
+                                                          GFile                *file,
+                                                          GFile                *partition_file,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+gboolean             pv_document_load_finish             (PvDocument           *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+gboolean             pv_document_get_loading             (PvDocument           *self);
+/* What the loader is doing ("Inferring shapes…"), NULL when idle. */
+const char          *pv_document_get_load_stage          (PvDocument           *self);
+
+/* NULL until a model is loaded. */
+GFile               *pv_document_get_file                (PvDocument           *self);
+const PvModel       *pv_document_get_model               (PvDocument           *self);
+/* The model's file name, or NULL. */
+const char          *pv_document_get_title               (PvDocument           *self);
+
+GFile               *pv_document_get_partition_file      (PvDocument           *self);
+/* The config text planned with ("" before a model is loaded). */
+const char          *pv_document_get_partition_text      (PvDocument           *self);
+/* Re-plans when the text differs. */
+void                 pv_document_set_partition_text      (PvDocument           *self,
+                                                          const char           *text);
+/* ONNX Runtime's default config for the model, as ORT writes it (@pretty:
+ * indented); NULL before a model is loaded. */
+char                *pv_document_dup_default_partition   (PvDocument           *self,
+                                                          gboolean              pretty);
+/* Writes @text to @file atomically and makes it the partition file. */
+gboolean             pv_document_save_partition          (PvDocument           *self,
+                                                          GFile                *file,
+                                                          const char           *text,
+                                                          GError              **error);
+
+PvPlannerKind        pv_document_get_planner             (PvDocument           *self);
+void                 pv_document_set_planner             (PvDocument           *self,
+                                                          PvPlannerKind         planner);
+PvStreamRegistry     pv_document_get_registry            (PvDocument           *self);
+void                 pv_document_set_registry            (PvDocument           *self,
+                                                          PvStreamRegistry      registry);
+
+/* The symbolic dims that sizes depend on, sorted, NULL-terminated. */
+const char * const  *pv_document_get_symbols             (PvDocument           *self);
+gint64               pv_document_get_bound               (PvDocument           *self,
+                                                          const char           *symbol);
+void                 pv_document_set_bound               (PvDocument           *self,
+                                                          const char           *symbol,
+                                                          gint64                value);
+
+/* The session of the latest inputs (NULL if it could not be made: then
+ * pv_document_get_plan_error() says why). */
+const PvSession     *pv_document_get_session             (PvDocument           *self);
+const GError        *pv_document_get_plan_error          (PvDocument           *self);
+/* The session drawn: the latest valid one. */
+const PvSession     *pv_document_get_plan_session        (PvDocument           *self);
+PvTimelineModel     *pv_document_get_timeline            (PvDocument           *self);
+/* TRUE while the latest inputs are invalid and the plan shown is older. */
+gboolean             pv_document_get_stale               (PvDocument           *self);
+/* How many times the document has planned (loads and re-plans). */
+guint                pv_document_get_n_plans             (PvDocument           *self);
+
+/* The plan session exported for the current planner: plan JSON or Chrome
+ * trace JSON. NULL without a plan. */
+char                *pv_document_export_plan_json        (PvDocument           *self);
+char                *pv_document_export_trace_json       (PvDocument           *self);
+
+G_END_DECLS

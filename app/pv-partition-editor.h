@@ -1,0 +1,55 @@
+/* pv-partition-editor.h: the partition config, as editable JSON.
+ *
+ * A GtkSourceView with JSON highlighting over the document's partition
+ * text. Typing re-plans 150 ms after the last keystroke; what
+ * pv_partition_config_check() finds in the text shows as icons in the
+ * gutter, as underlines at the line and column at fault, and as a list
+ * under the editor that ends with what ONNX Runtime 1.30 will do. */
+#pragma once
+
+#include <gtksourceview/gtksource.h>
+
+#include "pv-document.h"
+
+G_BEGIN_DECLS
+
+/* Source mark categories of the findings. */
+#define PV_PARTITION_MARK_ERROR "pv-partition-error"
+#define PV_PARTITION_MARK_WARNING "pv-partition-warning"
+
+/* Milliseconds between the last keystroke and the re-plan. */
+#define PV_PARTITION_EDITOR_DELAY_MS 150
+
+#define PV_TYPE_PARTITION_EDITOR (pv_partition_editor_get_type ())
+
+G_DECLARE_FINAL_TYPE (PvPartitionEditor, pv_partition_editor, PV, PARTITION_EDITOR, GtkWidget)
+
+GtkWidget       *pv_partition_editor_new           (void);
+
+PvDocument      *pv_partition_editor_get_document  (PvPartitionEditor *self);
+void             pv_partition_editor_set_document  (PvPartitionEditor *self,
+                                                    PvDocument        *document);
+
+GtkSourceBuffer *pv_partition_editor_get_buffer    (PvPartitionEditor *self);
+GtkSourceView   *pv_partition_editor_get_view      (PvPartitionEditor *self);
+/* The buffer's text; free it. */
+char            *pv_partition_editor_dup_text      (PvPartitionEditor *self);
+
+/* Unsaved changes (the buffer's modified flag). */
+gboolean         pv_partition_editor_get_modified  (PvPartitionEditor *self);
+void             pv_partition_editor_set_modified  (PvPartitionEditor *self,
+                                                    gboolean           modified);
+
+/* Re-plans now if an edit is waiting for its delay. */
+void             pv_partition_editor_flush         (PvPartitionEditor *self);
+/* Re-indents the JSON (@pretty: 2 spaces, one item a line; else compact,
+ * as ONNX Runtime writes it). FALSE, text untouched, when it is not JSON. */
+gboolean         pv_partition_editor_format        (PvPartitionEditor *self,
+                                                    gboolean           pretty);
+/* Replaces the text with ONNX Runtime's default config (undoable). */
+void             pv_partition_editor_reset         (PvPartitionEditor *self);
+/* Number of findings marked in the gutter, of one category. */
+guint            pv_partition_editor_count_marks   (PvPartitionEditor *self,
+                                                    const char        *category);
+
+G_END_DECLS

@@ -1,0 +1,62 @@
+/* pv-window.h: the main window: one document, its timeline, its partition
+ * config editor and its summary. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "pv-application.h"
+#include "pv-document.h"
+#include "pv-partition-editor.h"
+#include "pv-timeline-view.h"
+
+G_BEGIN_DECLS
+
+#define PV_TYPE_WINDOW (pv_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (PvWindow, pv_window, PV, WINDOW, GtkApplicationWindow)
+
+typedef enum {
+  PV_EXPORT_PNG,
+  PV_EXPORT_SVG,
+  PV_EXPORT_PDF,
+  PV_EXPORT_PLAN_JSON,
+  PV_EXPORT_TRACE_JSON,
+} PvExportKind;
+
+PvWindow          *pv_window_new                  (PvApplication  *application);
+
+PvDocument        *pv_window_get_document         (PvWindow       *self);
+PvTimelineView    *pv_window_get_timeline_view    (PvWindow       *self);
+PvPartitionEditor *pv_window_get_partition_editor (PvWindow       *self);
+
+/* Loads @file (and @partition_file, may be NULL) in the background. When
+ * the partition config has unsaved changes, asks first. */
+void               pv_window_open                 (PvWindow       *self,
+                                                   GFile          *file,
+                                                   GFile          *partition_file);
+/* TRUE once nothing is loading and the timeline (or the error) is on
+ * screen: what --screenshot and the tests wait for. */
+gboolean           pv_window_is_settled           (PvWindow       *self);
+/* TRUE when nothing is open and nothing is loading. */
+gboolean           pv_window_is_empty             (PvWindow       *self);
+
+/* Shows @message in the window's error bar (NULL hides it). */
+void               pv_window_show_error           (PvWindow       *self,
+                                                   const char     *message);
+/* The error bar's message, NULL when hidden. */
+const char        *pv_window_get_error            (PvWindow       *self);
+
+/* Writes the partition config to @file (atomically) and marks it saved. */
+gboolean           pv_window_save_partition       (PvWindow       *self,
+                                                   GFile          *file,
+                                                   GError        **error);
+gboolean           pv_window_export               (PvWindow       *self,
+                                                   PvExportKind    kind,
+                                                   GFile          *file,
+                                                   GError        **error);
+/* The whole window, as it is on screen, as a PNG. */
+gboolean           pv_window_save_screenshot      (PvWindow       *self,
+                                                   GFile          *file,
+                                                   GError        **error);
+
+G_END_DECLS

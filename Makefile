@@ -1,7 +1,8 @@
 # Thin wrapper: set-up, build, run, test. The real build is meson's.
 BUILD      ?= build
 SAN_BUILD  ?= build-sanitize
-MODEL      ?= data/transformer.onnx
+MODEL      ?= data/wide_branches.onnx
+PARTITION  ?= data/wide_branches.two-streams.json
 MESON_TEST  = meson test --print-errorlogs --num-processes 2
 
 export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
@@ -21,8 +22,14 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD)
 
+# The window on a two-stream sample; without a display, the same plan as text.
 run: build
-	$(BUILD)/app/planviz-cli info $(MODEL)
+	@if [ -x $(BUILD)/app/planviz ] && [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  $(BUILD)/app/planviz $(MODEL) --partition $(PARTITION); \
+	else \
+	  echo "No display (or no GTK build): showing the plan as text."; \
+	  $(BUILD)/app/planviz-cli plan $(MODEL) --partition $(PARTITION); \
+	fi
 
 test: deps test-plain test-sanitize
 	@python3 .ci/summarize.py $(BUILD) $(SAN_BUILD)

@@ -18,6 +18,7 @@ struct _PvApplication
   int screenshot_width, screenshot_height;
   guint screenshot_timeout;
   int settled_frames;
+  gboolean screenshot_started;
 
   int exit_status;
 };
@@ -56,14 +57,16 @@ parse_size (const char *text, int *width, int *height)
 /* ---- --screenshot ---- */
 
 static void
-screenshot_finish (PvApplication *self, PvWindow *window)
+screenshot_saved_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
+  g_autoptr (PvApplication) self = user_data;
+  PvWindow *window = PV_WINDOW (object);
   g_autoptr (GError) error = NULL;
 
   g_clear_handle_id (&self->screenshot_timeout, g_source_remove);
-  if (!pv_window_save_screenshot (window, self->screenshot, &error))
+  if (!pv_window_screenshot_finish (window, result, &error))
     {
-      g_printerr ("planviz: %s\n", error->message);
+      g_printerr ("planviz: --screenshot: %s\n", error->message);
       self->exit_status = 1;
     }
   else if (pv_window_get_error (window) != NULL)
@@ -76,13 +79,19 @@ screenshot_finish (PvApplication *self, PvWindow *window)
   g_application_quit (G_APPLICATION (self));
 }
 
+static void
+screenshot_finish (PvApplication *self, PvWindow *window)
+{
+  pv_window_screenshot_async (window, self->screenshot, screenshot_saved_cb, g_object_ref (self));
+}
+
 static gboolean
 screenshot_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
 {
   PvApplication *self = PV_APPLICATION (user_data);
   PvWindow *window = PV_WINDOW (widget);
 
-  if (self->screenshot == NULL)
+  if (self->screenshot == NULL || self->screenshot_started)
     return G_SOURCE_REMOVE;
   /* Settled for a few frames in a row: layout, plan and paint are done. */
   if (!pv_window_is_settled (window))
@@ -92,6 +101,7 @@ screenshot_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
     }
   if (++self->settled_frames < SCREENSHOT_SETTLED_FRAMES)
     return G_SOURCE_CONTINUE;
+  self->screenshot_started = TRUE;
   screenshot_finish (self, window);
   return G_SOURCE_REMOVE;
 }
@@ -225,8 +235,16 @@ pv_application_startup (GApplication *app)
   static const char *zoom_fit_accels[] = { "<Control>0", "<Control>KP_0", NULL };
   static const char *side_accels[] = { "F9", NULL };
   GtkApplication *gtk_app = GTK_APPLICATION (app);
+  g_autoptr (GtkCssProvider) provider = NULL;
 
   G_APPLICATION_CLASS (pv_application_parent_class)->startup (app);
+
+  /* GtkApplication loads icons and gtk/help-overlay.ui from the resource
+   * base path by itself, but not a style sheet. */
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/org/planviz/Planviz/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (gtk_app, "app.open", open_accels);
@@ -237,7 +255,7 @@ pv_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (gtk_app, "win.zoom-in", zoom_in_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.zoom-out", zoom_out_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.zoom-fit", zoom_fit_accels);
-  gtk_application_set_accels_for_action (gtk_app, "win.toggle-side-pane", side_accels);
+  gtk_application_set_accels_for_action (gtk_app, "win.show-side-pane", side_accels);
 }
 
 static void

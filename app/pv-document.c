@@ -154,7 +154,15 @@ install_session (PvDocument *self, PvSession *session, GError *error)
       set_stale (self, FALSE);
     }
   else
-    set_stale (self, TRUE);
+    {
+      /* Without any valid plan yet, draw what there is (program order). */
+      if (self->plan_session == NULL && session)
+        {
+          g_clear_pointer (&self->timeline, pv_timeline_model_unref);
+          self->timeline = timeline_for (session);
+        }
+      set_stale (self, TRUE);
+    }
   self->n_plans++;
   g_signal_emit (self, signals[PLAN_CHANGED], 0);
 }
@@ -345,7 +353,10 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
     }
   if (data->fallback)
     data->timeline = timeline_for (data->fallback);
-  else if (session_is_valid (data->session))
+  else if (data->session)
+    /* Valid, or ORT would run no config of this model (a node without a
+     * kernel): then the timeline shows the program order and the slot
+     * and arena plans. */
     data->timeline = timeline_for (data->session);
   if (g_task_return_error_if_cancelled (task))
     return;

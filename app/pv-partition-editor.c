@@ -190,16 +190,19 @@ replace_text (PvPartitionEditor *self, const char *text, gboolean undoable)
       GtkTextIter cursor;
       gtk_text_buffer_get_iter_at_mark (buffer, &cursor, gtk_text_buffer_get_insert (buffer));
       line = gtk_text_iter_get_line (&cursor);
+      GtkTextIter end;
+      /* set_text() is irreversible by design; delete + insert is undoable. */
+      gtk_text_buffer_get_bounds (buffer, &start, &end);
       gtk_text_buffer_begin_user_action (buffer);
-      gtk_text_buffer_set_text (buffer, text, -1);
+      gtk_text_buffer_delete (buffer, &start, &end);
+      gtk_text_buffer_insert (buffer, &start, text, -1);
       gtk_text_buffer_end_user_action (buffer);
     }
   else
     {
+      /* set_text() is irreversible: loading leaves no undo history. */
       self->setting_text = TRUE;
-      gtk_text_buffer_begin_irreversible_action (buffer);
       gtk_text_buffer_set_text (buffer, text, -1);
-      gtk_text_buffer_end_irreversible_action (buffer);
       self->setting_text = FALSE;
     }
   gtk_text_buffer_get_iter_at_line (buffer, &start, MIN (line, gtk_text_buffer_get_line_count (buffer) - 1));
@@ -308,7 +311,7 @@ finding_row_new (const PvPartitionFinding *finding)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gboolean error = finding->severity == PV_FINDING_ERROR;
-  GtkWidget *icon = gtk_image_new_from_icon_name (error ? "dialog-error-symbolic" : "dialog-warning-symbolic");
+  GtkWidget *icon = gtk_image_new_from_icon_name (error ? "planviz-error" : "planviz-warning");
   g_autofree char *where = g_strdup_printf ("%d:%d", finding->line, finding->column);
   GtkWidget *location = gtk_label_new (where);
   GtkWidget *message = gtk_label_new (finding->message);
@@ -414,7 +417,7 @@ update_findings (PvPartitionEditor *self)
   if (session == NULL)
     {
       const GError *error = pv_document_get_plan_error (self->document);
-      icon = "dialog-error-symbolic";
+      icon = "planviz-error";
       css = "error";
       g_string_append (status, error ? error->message : "planviz cannot plan this model.");
     }
@@ -428,18 +431,18 @@ update_findings (PvPartitionEditor *self)
           if (check->verdict == PV_ORT_REJECTS || check->verdict == PV_ORT_CRASHES ||
               pv_partition_check_has_errors (check))
             {
-              icon = "dialog-error-symbolic";
+              icon = "planviz-error";
               css = "error";
             }
           else if (check->n_findings > 0 || check->verdict == PV_ORT_DISCARDS)
             {
-              icon = "dialog-warning-symbolic";
+              icon = "planviz-warning";
               css = "warning";
             }
         }
       if (session->ort == NULL && session->ort_error && (check == NULL || check->verdict == PV_ORT_ACCEPTS))
         {
-          icon = "dialog-error-symbolic";
+          icon = "planviz-error";
           css = "error";
           if (status->len)
             g_string_append_c (status, '\n');
@@ -618,6 +621,7 @@ static void
 pv_partition_editor_dispose (GObject *object)
 {
   PvPartitionEditor *self = (PvPartitionEditor *) object;
+  GtkWidget *child;
 
   if (self->replan_source)
     {
@@ -628,6 +632,8 @@ pv_partition_editor_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_PARTITION_EDITOR);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
+    gtk_widget_unparent (child);
   G_OBJECT_CLASS (pv_partition_editor_parent_class)->dispose (object);
 }
 
@@ -728,8 +734,8 @@ pv_partition_editor_init (PvPartitionEditor *self)
   self->warning_tag = gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (self->buffer), NULL,
                                                   "underline", PANGO_UNDERLINE_ERROR,
                                                   "underline-rgba", &orange, NULL);
-  add_mark_attributes (self, PV_PARTITION_MARK_ERROR, "dialog-error-symbolic", "rgba(224,27,36,0.10)", 20);
-  add_mark_attributes (self, PV_PARTITION_MARK_WARNING, "dialog-warning-symbolic", "rgba(229,165,10,0.12)", 10);
+  add_mark_attributes (self, PV_PARTITION_MARK_ERROR, "planviz-error", "rgba(224,27,36,0.10)", 20);
+  add_mark_attributes (self, PV_PARTITION_MARK_WARNING, "planviz-warning", "rgba(229,165,10,0.12)", 10);
 
   g_signal_connect_object (self->buffer, "changed", G_CALLBACK (buffer_changed_cb), self, G_CONNECT_SWAPPED);
 

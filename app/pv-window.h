@@ -7,6 +7,7 @@
 #include "pv-application.h"
 #include "pv-document.h"
 #include "pv-partition-editor.h"
+#include "pv-summary-view.h"
 #include "pv-timeline-view.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,7 @@ PvWindow          *pv_window_new                  (PvApplication  *application);
 PvDocument        *pv_window_get_document         (PvWindow       *self);
 PvTimelineView    *pv_window_get_timeline_view    (PvWindow       *self);
 PvPartitionEditor *pv_window_get_partition_editor (PvWindow       *self);
+PvSummaryView     *pv_window_get_summary_view     (PvWindow       *self);
 
 /* Loads @file (and @partition_file, may be NULL) in the background. When
  * the partition config has unsaved changes, asks first. */
@@ -54,9 +56,18 @@ gboolean           pv_window_export               (PvWindow       *self,
                                                    PvExportKind    kind,
                                                    GFile          *file,
                                                    GError        **error);
-/* The whole window, as it is on screen, as a PNG. */
+/* The whole window, as last drawn, as a PNG. Fails with G_IO_ERROR_BUSY
+ * while a redraw is pending; pv_window_screenshot_async() waits for the
+ * next frame and retries. */
 gboolean           pv_window_save_screenshot      (PvWindow       *self,
                                                    GFile          *file,
+                                                   GError        **error);
+void               pv_window_screenshot_async     (PvWindow       *self,
+                                                   GFile          *file,
+                                                   GAsyncReadyCallback callback,
+                                                   gpointer        user_data);
+gboolean           pv_window_screenshot_finish    (PvWindow       *self,
+                                                   GAsyncResult   *result,
                                                    GError        **error);
 
 G_END_DECLS

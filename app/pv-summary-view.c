@@ -1,0 +1,444 @@
+/* pv-summary-view.c: the numbers of the plan on screen. */
+#include "pv-summary-view.h"
+
+struct _PvSummaryView
+{
+  GtkWidget parent_instance;
+
+  PvDocument *document;
+  GtkWidget *scroller;
+  GtkWidget *content;        /* rebuilt on every plan */
+  GHashTable *values;        /* key -> value text, for tests and a11y */
+};
+
+G_DEFINE_FINAL_TYPE (PvSummaryView, pv_summary_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+GtkWidget *
+pv_summary_view_new (void)
+{
+  return g_object_new (PV_TYPE_SUMMARY_VIEW, NULL);
+}
+
+/* ---- building blocks ---- */
+
+static char *
+human_bytes (guint64 bytes)
+{
+  if (bytes < 1024)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
+  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+}
+
+static GtkWidget *
+add_section (PvSummaryView *self, const char *title)
+{
+  GtkWidget *label = gtk_label_new (title);
+  GtkWidget *grid = gtk_grid_new ();
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_add_css_class (label, "pv-summary-heading");
+  gtk_box_append (GTK_BOX (self->content), label);
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
+  gtk_widget_add_css_class (grid, "pv-card");
+  gtk_box_append (GTK_BOX (self->content), grid);
+  return grid;
+}
+
+static GtkWidget *
+add_row (PvSummaryView *self, GtkWidget *grid, const char *key, const char *value, const char *tooltip)
+{
+  GtkWidget *k = gtk_label_new (key);
+  GtkWidget *v = gtk_label_new (value);
+  int row = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (grid); child; child = gtk_widget_get_next_sibling (child))
+    row++;
+  row /= 2;
+  gtk_label_set_xalign (GTK_LABEL (k), 0);
+  gtk_widget_set_valign (k, GTK_ALIGN_START);
+  gtk_widget_add_css_class (k, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (v), 0);
+  gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (v), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (v), TRUE);
+  gtk_widget_set_hexpand (v, TRUE);
+  gtk_widget_add_css_class (v, "pv-summary-value");
+  if (tooltip)
+    gtk_widget_set_tooltip_text (v, tooltip);
+  gtk_grid_attach (GTK_GRID (grid), k, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), v, 1, row, 1, 1);
+  g_hash_table_replace (self->values, g_strdup (key), g_strdup (value));
+  return v;
+}
+
+static void
+add_bytes_row (PvSummaryView *self, GtkWidget *grid, const char *key, guint64 bytes, const char *what)
+{
+  g_autofree char *text = human_bytes (bytes);
+  g_autofree char *tooltip = g_strdup_printf ("%s: %" G_GUINT64_FORMAT " bytes", what, bytes);
+  add_row (self, grid, key, text, tooltip);
+}
+
+static GtkWidget *
+add_note (PvSummaryView *self, const char *text, const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  if (css_class)
+    gtk_widget_add_css_class (label, css_class);
+  gtk_box_append (GTK_BOX (self->content), label);
+  return label;
+}
+
+/* ---- the summary ---- */
+
+static const PvCheckResult *
+check_for (const PvSession *s, PvPlannerKind kind)
+{
+  switch (kind)
+    {
+    case PV_PLANNER_ORT: return s->ort_check;
+    case PV_PLANNER_SLOTS: return s->slots_check;
+    default: return s->arena_check;
+    }
+}
+
+static guint64
+peak_for (const PvSession *s, PvPlannerKind kind)
+{
+  switch (kind)
+    {
+    case PV_PLANNER_ORT: return s->ort_peak_bytes;
+    case PV_PLANNER_SLOTS: return s->slots->peak_bytes;
+    default: return s->arena ? s->arena->peak_bytes : 0;
+    }
+}
+
+static void
+add_symbols_row (PvSummaryView *self, GtkWidget *grid, const PvSession *s)
+{
+  const char *const *symbols = pv_document_get_symbols (self->document);
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  if (symbols == NULL || symbols[0] == NULL)
+    {
+      add_row (self, grid, "Symbols", "None: every size is known", NULL);
+      return;
+    }
+  for (int i = 0; symbols[i]; i++)
+    g_string_append_printf (text, "%s%s = %" G_GINT64_FORMAT, i ? ", " : "", symbols[i],
+                            pv_document_get_bound (self->document, symbols[i]));
+  add_row (self, grid, "Symbols", text->str, "Bounds of the symbolic dims, set in the Bounds popover");
+}
+
+static void
+add_memory_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
+{
+  static const char *const titles[] = { "ONNX Runtime 1.30's plan", "Slot plan", "Arena plan" };
+  GtkWidget *grid = add_section (self, titles[kind]);
+  guint64 peak = peak_for (s, kind);
+
+  if (s->slots->deferred)
+    {
+      g_autofree char *symbols = s->unbound_symbols ? g_strjoinv (", ", s->unbound_symbols) : g_strdup ("?");
+      g_autofree char *text = g_strdup_printf ("%d values have sizes that depend on %s: set their bounds",
+                                               s->slots->n_unknown, symbols);
+      add_row (self, grid, "Deferred", text, NULL);
+      add_symbols_row (self, grid, s);
+      return;
+    }
+  add_bytes_row (self, grid, "Peak", peak, "Bytes the plan reserves");
+  add_bytes_row (self, grid, "Naive", s->slots->naive_bytes, "One buffer per value, never reused");
+  add_bytes_row (self, grid, "LOAD", s->load_bytes, "The most bytes live at one time: no plan can do better");
+  {
+    g_autofree char *ratio = g_strdup_printf ("%.3f×", s->load_bytes ? (double) peak / (double) s->load_bytes : 1.0);
+    add_row (self, grid, "Peak / LOAD", ratio, "1.000× is the best any plan can do");
+  }
+  switch (kind)
+    {
+    case PV_PLANNER_ORT:
+      {
+        g_autofree char *buffers = g_strdup_printf ("%d allocated", s->n_ort_arena_values);
+        add_row (self, grid, "Buffers", buffers, "Values ORT allocates (kAllocate); the others reuse them");
+        if (s->ort_arena)
+          add_bytes_row (self, grid, "In one arena", s->ort_arena->peak_bytes,
+                         "ORT's buffers packed by offset into one arena");
+        break;
+      }
+    case PV_PLANNER_SLOTS:
+      {
+        g_autofree char *slots = g_strdup_printf ("%d (%.1f%% saved against naive)", s->slots->n_slots,
+                                                  100.0 * s->slots->savings_ratio);
+        add_row (self, grid, "Slots", slots, NULL);
+        break;
+      }
+    default:
+      {
+        g_autofree char *buffers = g_strdup_printf ("%d, packed %s", s->n_arena_values,
+                                                    s->arena && s->arena->ordering ? s->arena->ordering : "");
+        add_row (self, grid, "Buffers", buffers, "The winning greedy-by-size ordering");
+        break;
+      }
+    }
+  add_symbols_row (self, grid, s);
+}
+
+static void
+add_execution_section (PvSummaryView *self, const PvSession *s)
+{
+  GtkWidget *grid = add_section (self, "Execution");
+  const PvOrtPlan *ort = s->ort;
+  g_autoptr (GString) devices = g_string_new (NULL);
+  g_autofree char *streams = NULL, *barriers = NULL, *waits = NULL, *kernels = NULL;
+  int n_waits = 0, n_kernels = 0;
+
+  for (int i = 0; i < ort->n_streams; i++)
+    {
+      const char *name = pv_device_type_name (ort->streams[i].device.type);
+      g_string_append_printf (devices, "%s%s", i ? ", " : "", name ? name : "?");
+      for (int k = 0; k < ort->streams[i].n_steps; k++)
+        {
+          if (ort->streams[i].steps[k].kind == PV_ORT_STEP_WAIT_ON_EP)
+            n_waits++;
+          else if (ort->streams[i].steps[k].kind == PV_ORT_STEP_LAUNCH_KERNEL)
+            n_kernels++;
+        }
+    }
+  streams = g_strdup_printf ("%d (%s)%s", ort->n_streams, devices->str,
+                             ort->single_stream ? "" : ": several on one device");
+  add_row (self, grid, "Streams", streams,
+           ort->single_stream ? NULL
+                              : "ORT plans each stream without in-place or free-list reuse, then reuses buffers "
+                                "by serialized shape size");
+  kernels = g_strdup_printf ("%d", n_kernels);
+  add_row (self, grid, "Kernels", kernels, NULL);
+  barriers = g_strdup_printf ("%d", ort->n_barriers);
+  add_row (self, grid, "Barriers", barriers, "Barrier steps: a stream waits for TriggerDownstream on others");
+  waits = g_strdup_printf ("%d (%d notifications)", n_waits, ort->n_notifications);
+  add_row (self, grid, "Waits", waits, "WaitOnEP steps and the notifications they wait for");
+  if (s->schedule)
+    {
+      g_autofree char *makespan = g_strdup_printf ("%g kernel times%s", s->schedule->makespan,
+                                                   s->schedule->deadlock ? " (deadlock: some steps never run)" : "");
+      add_row (self, grid, "Makespan", makespan, "Simulated: every kernel takes one unit");
+    }
+}
+
+static void
+add_checker_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
+{
+  const PvCheckResult *check = check_for (s, kind);
+  GtkWidget *grid = add_section (self, "Checker");
+  GtkWidget *value;
+
+  if (check == NULL)
+    {
+      add_row (self, grid, "Verdict", "Not checked: the plan is deferred", NULL);
+      return;
+    }
+  if (check->ok)
+    {
+      value = add_row (self, grid, "Verdict", "Safe",
+                       "No two values share bytes while both are live, on any stream");
+      gtk_widget_add_css_class (value, "success");
+      return;
+    }
+  {
+    g_autofree char *text = g_strdup_printf ("Unsafe: %d hazard%s", check->n_violations,
+                                             check->n_violations == 1 ? "" : "s");
+    value = add_row (self, grid, "Verdict", text, NULL);
+    gtk_widget_add_css_class (value, "error");
+  }
+  for (int i = 0; i < check->n_violations && i < 50; i++)
+    {
+      static const char *const kinds[] = { "No memory", "Overlap", "Unordered" };
+      const PvViolation *v = &check->violations[i];
+      add_row (self, grid, kinds[CLAMP ((int) v->kind, 0, 2)], v->message, NULL);
+    }
+  if (check->n_violations > 50)
+    {
+      g_autofree char *more = g_strdup_printf ("and %d more", check->n_violations - 50);
+      add_row (self, grid, "", more, NULL);
+    }
+}
+
+static void
+rebuild (PvSummaryView *self)
+{
+  const PvSession *s, *latest;
+  PvPlannerKind kind;
+
+  if (self->content)
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), NULL);
+  g_hash_table_remove_all (self->values);
+  self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_widget_add_css_class (self->content, "pv-summary");
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->content);
+
+  s = self->document ? pv_document_get_plan_session (self->document) : NULL;
+  latest = self->document ? pv_document_get_session (self->document) : NULL;
+  if (s == NULL)
+    {
+      if (latest && latest->ort == NULL && latest->ort_error)
+        {
+          g_autofree char *text = g_strdup_printf ("ONNX Runtime would not run this: %s", latest->ort_error);
+          add_note (self, text, "pv-stale-note");
+        }
+      else
+        add_note (self, self->document && pv_document_get_model (self->document)
+                          ? "There is no valid plan yet: fix the partition config."
+                          : "Open a model to see its plan.",
+                  "dim-label");
+      return;
+    }
+  kind = pv_document_get_planner (self->document);
+  if (pv_document_get_stale (self->document))
+    add_note (self, "The partition config is invalid: these are the numbers of the last valid plan.",
+              "pv-stale-note");
+  add_memory_section (self, s, kind);
+  add_execution_section (self, s);
+  add_checker_section (self, s, kind);
+  {
+    GtkWidget *grid = add_section (self, "Partition");
+    const PvPartitionCheck *check = latest ? latest->partition_check : s->partition_check;
+    g_autofree char *timing = g_strdup_printf ("%.1f ms", s->plan_ms);
+    if (check)
+      add_row (self, grid, "ONNX Runtime", check->summary, NULL);
+    else
+      add_row (self, grid, "ONNX Runtime", "Uses its default partition", NULL);
+    add_row (self, grid, "Plan time", timing, "Shapes, all three plans, the schedule and the checks");
+  }
+}
+
+static void
+document_changed_cb (PvSummaryView *self)
+{
+  rebuild (self);
+}
+
+PvDocument *
+pv_summary_view_get_document (PvSummaryView *self)
+{
+  g_return_val_if_fail (PV_IS_SUMMARY_VIEW (self), NULL);
+  return self->document;
+}
+
+void
+pv_summary_view_set_document (PvSummaryView *self, PvDocument *document)
+{
+  g_return_if_fail (PV_IS_SUMMARY_VIEW (self));
+  g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+  if (self->document)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_set_object (&self->document, document);
+  if (document)
+    {
+      g_signal_connect_object (document, "plan-changed", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::planner", G_CALLBACK (document_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+  rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+const char *
+pv_summary_view_get_value (PvSummaryView *self, const char *key)
+{
+  g_return_val_if_fail (PV_IS_SUMMARY_VIEW (self), NULL);
+  return g_hash_table_lookup (self->values, key);
+}
+
+/* ---- GObject ---- */
+
+static void
+pv_summary_view_dispose (GObject *object)
+{
+  PvSummaryView *self = (PvSummaryView *) object;
+
+  if (self->document)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  G_OBJECT_CLASS (pv_summary_view_parent_class)->dispose (object);
+}
+
+static void
+pv_summary_view_finalize (GObject *object)
+{
+  PvSummaryView *self = (PvSummaryView *) object;
+
+  g_clear_pointer (&self->values, g_hash_table_unref);
+  G_OBJECT_CLASS (pv_summary_view_parent_class)->finalize (object);
+}
+
+static void
+pv_summary_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  PvSummaryView *self = PV_SUMMARY_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT: g_value_set_object (value, self->document); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pv_summary_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  PvSummaryView *self = PV_SUMMARY_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT: pv_summary_view_set_document (self, g_value_get_object (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+pv_summary_view_class_init (PvSummaryViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = pv_summary_view_dispose;
+  object_class->finalize = pv_summary_view_finalize;
+  object_class->get_property = pv_summary_view_get_property;
+  object_class->set_property = pv_summary_view_set_property;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, PV_TYPE_DOCUMENT,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "pvsummaryview");
+}
+
+static void
+pv_summary_view_init (PvSummaryView *self)
+{
+  self->values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+  rebuild (self);
+}

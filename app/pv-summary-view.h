@@ -1,0 +1,24 @@
+/* pv-summary-view.h: the numbers of the plan on screen: peak, naive,
+ * LOAD and their ratio, slots or buffers, streams and their sync steps,
+ * deferred symbols, the checker's verdict with its hazards, plan time. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "pv-document.h"
+
+G_BEGIN_DECLS
+
+#define PV_TYPE_SUMMARY_VIEW (pv_summary_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (PvSummaryView, pv_summary_view, PV, SUMMARY_VIEW, GtkWidget)
+
+GtkWidget  *pv_summary_view_new          (void);
+PvDocument *pv_summary_view_get_document (PvSummaryView *self);
+void        pv_summary_view_set_document (PvSummaryView *self,
+                                          PvDocument    *document);
+/* The value shown for @key ("Peak", "Streams", …), NULL if not shown. */
+const char *pv_summary_view_get_value    (PvSummaryView *self,
+                                          const char    *key);
+
+G_END_DECLS

@@ -1,0 +1,284 @@
+/* pv-window-actions.c: the window's actions (win.*): open, save, export,
+ * zoom, and the error bar. */
+#include "pv-window-private.h"
+
+#include <string.h>
+
+/* ---- file choosers ---- */
+
+typedef void (*ChosenFunc) (PvWindow *self, GFile *file, gpointer data);
+
+typedef struct {
+  PvWindow *self;
+  ChosenFunc func;
+  gpointer data;
+} Chooser;
+
+static void
+chooser_response_cb (GtkNativeDialog *native, int response, gpointer user_data)
+{
+  Chooser *chooser = user_data;
+  g_autoptr (GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+  chooser->func (chooser->self, file, chooser->data);
+  g_object_unref (chooser->self);
+  g_free (chooser);
+  g_object_unref (native);
+}
+
+static void
+add_filter (GtkFileChooser *chooser, const char *name, const char *pattern, const char *mime)
+{
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  if (pattern)
+    gtk_file_filter_add_pattern (filter, pattern);
+  if (mime)
+    gtk_file_filter_add_mime_type (filter, mime);
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+/* Asks for a file; @func gets it, or NULL when the user cancels. */
+static void
+choose_file (PvWindow *self, GtkFileChooserAction action, const char *title, const char *accept,
+             GFile *folder, const char *suggested_name, const char *filter_name, const char *pattern,
+             ChosenFunc func, gpointer data)
+{
+  GtkFileChooserNative *native = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, "_Cancel");
+  GtkFileChooser *file_chooser = GTK_FILE_CHOOSER (native);
+  Chooser *chooser = g_new0 (Chooser, 1);
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  if (filter_name)
+    add_filter (file_chooser, filter_name, pattern, NULL);
+  add_filter (file_chooser, "All Files", "*", NULL);
+  if (folder)
+    gtk_file_chooser_set_current_folder (file_chooser, folder, NULL);
+  if (suggested_name)
+    gtk_file_chooser_set_current_name (file_chooser, suggested_name);
+
+  chooser->self = g_object_ref (self);
+  chooser->func = func;
+  chooser->data = data;
+  g_signal_connect (native, "response", G_CALLBACK (chooser_response_cb), chooser);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+/* The model's folder, or NULL. */
+static GFile *
+model_folder (PvWindow *self)
+{
+  GFile *file = pv_document_get_file (self->document);
+  return file ? g_file_get_parent (file) : NULL;
+}
+
+/* The model's file name without ".onnx". */
+static char *
+model_stem (PvWindow *self)
+{
+  const char *title = pv_document_get_title (self->document);
+  char *stem = g_strdup (title ? title : "model");
+
+  if (g_str_has_suffix (stem, ".onnx"))
+    stem[strlen (stem) - 5] = '\0';
+  return stem;
+}
+
+/* ---- open ---- */
+
+static void
+open_chosen (PvWindow *self, GFile *file, gpointer data)
+{
+  if (file)
+    pv_window_open (self, file, NULL);
+}
+
+static void
+open_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  PvWindow *self = PV_WINDOW (widget);
+  g_autoptr (GFile) folder = model_folder (self);
+
+  choose_file (self, GTK_FILE_CHOOSER_ACTION_OPEN, "Open an ONNX Model", "_Open", folder, NULL, "ONNX Models",
+               "*.onnx", open_chosen, NULL);
+}
+
+static void
+cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  PvWindow *self = PV_WINDOW (widget);
+
+  if (self->load_cancellable)
+    g_cancellable_cancel (self->load_cancellable);
+}
+
+/* ---- save ---- */
+
+static void
+save_chosen (PvWindow *self, GFile *file, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (file == NULL)
+    {
+      _pv_window_clear_pending (self);
+      return;
+    }
+  if (!pv_window_save_partition (self, file, &error))
+    {
+      pv_window_show_error (self, error->message);
+      _pv_window_clear_pending (self);
+      return;
+    }
+  _pv_window_run_pending (self);
+}
+
+void
+_pv_window_save_partition_interactive (PvWindow *self, gboolean choose)
+{
+  GFile *file = pv_document_get_partition_file (self->document);
+
+  if (file && !choose)
+    {
+      save_chosen (self, file, NULL);
+      return;
+    }
+  {
+    g_autoptr (GFile) folder = file ? g_file_get_parent (file) : model_folder (self);
+    g_autofree char *stem = model_stem (self);
+    g_autofree char *suggested = file ? g_file_get_basename (file) : g_strdup_printf ("%s.partition.json", stem);
+    choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, "Save the Partition Config", "_Save", folder, suggested,
+                 "JSON Files", "*.json", save_chosen, NULL);
+  }
+}
+
+static void
+save_partition_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  PvWindow *self = PV_WINDOW (widget);
+
+  _pv_window_clear_pending (self);
+  _pv_window_save_partition_interactive (self, FALSE);
+}
+
+static void
+save_partition_as_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  PvWindow *self = PV_WINDOW (widget);
+
+  _pv_window_clear_pending (self);
+  _pv_window_save_partition_interactive (self, TRUE);
+}
+
+/* ---- export ---- */
+
+static const struct {
+  const char *id;
+  PvExportKind kind;
+  const char *title;
+  const char *suffix;
+  const char *filter;
+} exports[] = {
+  { "png", PV_EXPORT_PNG, "Export the Timeline as PNG", ".png", "PNG Images" },
+  { "svg", PV_EXPORT_SVG, "Export the Timeline as SVG", ".svg", "SVG Images" },
+  { "pdf", PV_EXPORT_PDF, "Export the Timeline as PDF", ".pdf", "PDF Documents" },
+  { "plan", PV_EXPORT_PLAN_JSON, "Export the Plan as JSON", ".plan.json", "JSON Files" },
+  { "trace", PV_EXPORT_TRACE_JSON, "Export a Chrome Trace", ".trace.json", "JSON Files" },
+};
+
+static void
+export_chosen (PvWindow *self, GFile *file, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (file && !pv_window_export (self, GPOINTER_TO_INT (data), file, &error))
+    pv_window_show_error (self, error->message);
+}
+
+static void
+export_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  PvWindow *self = PV_WINDOW (widget);
+  const char *id = g_variant_get_string (param, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (exports); i++)
+    if (strcmp (exports[i].id, id) == 0)
+      {
+        static const char *const planners[] = { "ort", "slots", "arena" };
+        g_autoptr (GFile) folder = model_folder (self);
+        g_autofree char *stem = model_stem (self);
+        g_autofree char *suggested = g_strdup_printf ("%s.%s%s", stem, planners[pv_document_get_planner (self->document)],
+                                                      exports[i].suffix);
+        g_autofree char *pattern = g_strdup_printf ("*%s", strrchr (exports[i].suffix, '.'));
+        choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, exports[i].title, "_Export", folder, suggested,
+                     exports[i].filter, pattern, export_chosen, GINT_TO_POINTER (exports[i].kind));
+        return;
+      }
+  g_warning ("unknown export “%s”", id);
+}
+
+/* ---- view ---- */
+
+static void
+zoom_in_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  pv_timeline_view_zoom (PV_WINDOW (widget)->timeline, 1.25);
+}
+
+static void
+zoom_out_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  pv_timeline_view_zoom (PV_WINDOW (widget)->timeline, 0.8);
+}
+
+static void
+zoom_fit_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  pv_timeline_view_zoom_fit (PV_WINDOW (widget)->timeline);
+}
+
+static void
+dismiss_error_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  pv_window_show_error (PV_WINDOW (widget), NULL);
+}
+
+void
+_pv_window_actions_update (PvWindow *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean loaded = pv_document_get_model (self->document) != NULL;
+  gboolean loading = pv_document_get_loading (self->document);
+  gboolean has_plan = pv_document_get_plan_session (self->document) != NULL;
+
+  gtk_widget_action_set_enabled (widget, "win.save-partition", loaded);
+  gtk_widget_action_set_enabled (widget, "win.save-partition-as", loaded);
+  gtk_widget_action_set_enabled (widget, "win.export", has_plan);
+  gtk_widget_action_set_enabled (widget, "win.cancel-load", loading);
+  gtk_widget_action_set_enabled (widget, "win.zoom-in", loaded);
+  gtk_widget_action_set_enabled (widget, "win.zoom-out", loaded);
+  gtk_widget_action_set_enabled (widget, "win.zoom-fit", loaded);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), has_plan);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->bounds_button), loaded);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->planner_dropdown), loaded);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->registry_dropdown), loaded);
+}
+
+void
+_pv_window_class_actions_init (PvWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
+  gtk_widget_class_install_action (widget_class, "win.save-partition", NULL, save_partition_action);
+  gtk_widget_class_install_action (widget_class, "win.save-partition-as", NULL, save_partition_as_action);
+  gtk_widget_class_install_action (widget_class, "win.export", "s", export_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_in_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_out_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_fit_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-error", NULL, dismiss_error_action);
+}

@@ -1,0 +1,71 @@
+/* pv-window-private.h: PvWindow's insides, shared by pv-window.c and
+ * pv-window-actions.c. */
+#pragma once
+
+#include "pv-summary-view.h"
+#include "pv-window.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  PV_PENDING_NONE,
+  PV_PENDING_CLOSE,   /* close the window */
+  PV_PENDING_OPEN,    /* load pending_file (+ pending_partition) */
+} PvPendingKind;
+
+struct _PvWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  PvDocument *document;
+  GCancellable *load_cancellable;
+  char *error_message;
+
+  /* What to do once unsaved changes are saved or discarded. */
+  PvPendingKind pending;
+  GFile *pending_file;
+  GFile *pending_partition;
+
+  /* template children */
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkDropDown *planner_dropdown;
+  GtkDropDown *registry_dropdown;
+  GtkMenuButton *bounds_button;
+  GtkGrid *bounds_grid;
+  GtkLabel *bounds_hint;
+  GtkMenuButton *export_button;
+  GtkRevealer *error_revealer;
+  GtkLabel *error_label;
+  GtkStack *main_stack;
+  GtkSpinner *loading_spinner;
+  GtkLabel *loading_label;
+  GtkPaned *paned;
+  PvTimelineView *timeline;
+  GtkRevealer *stale_revealer;
+  GtkLabel *stale_label;
+  GtkWidget *side_pane;
+  GtkStack *side_stack;
+  PvPartitionEditor *editor;
+  PvSummaryView *summary;
+
+  guint loading_delay;       /* shows the spinner page when loading is slow */
+
+  guint close_confirmed : 1;
+  guint show_loading : 1;
+  guint updating_controls : 1;
+  guint paned_positioned : 1;
+};
+
+void _pv_window_class_actions_init (PvWindowClass *klass);
+void _pv_window_actions_update (PvWindow *self);
+
+/* Runs @kind now, or after asking about unsaved partition config changes. */
+void _pv_window_confirm_then (PvWindow *self, PvPendingKind kind, GFile *file, GFile *partition);
+/* Saves the config (asking for a file when it has none, or @choose), then
+ * runs the pending action. */
+void _pv_window_save_partition_interactive (PvWindow *self, gboolean choose);
+void _pv_window_run_pending (PvWindow *self);
+void _pv_window_clear_pending (PvWindow *self);
+
+G_END_DECLS

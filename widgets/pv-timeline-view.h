@@ -1,0 +1,72 @@
+/* pv-timeline-view.h: the timeline as a GTK widget.
+ *
+ * A thin GtkWidget over PvTimelineRenderer: it draws the renderer into its
+ * snapshot, and turns pointer, touchpad and keyboard input into the
+ * renderer's viewport calls (zoom centred on the pointer, pan, vertical
+ * scroll), its hit test (tooltip, hover, click to select) and its options
+ * (memory view, colouring, arrow kinds, selection). Keys follow Perfetto and
+ * Sysprof: W/S zoom, A/D pan, Ctrl+wheel, Ctrl +/-/0, F focus, Esc. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "pv-timeline-renderer.h"
+
+G_BEGIN_DECLS
+
+#define PV_TYPE_TIMELINE_VIEW (pv_timeline_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (PvTimelineView, pv_timeline_view, PV, TIMELINE_VIEW, GtkWidget)
+
+typedef enum {
+  PV_TIMELINE_EXPORT_PNG,
+  PV_TIMELINE_EXPORT_SVG,
+  PV_TIMELINE_EXPORT_PDF,
+} PvTimelineExportFormat;
+
+GtkWidget        *pv_timeline_view_new               (void);
+
+/* The model drawn (NULL: nothing, an empty canvas). Keeps the visible
+ * range when the new model's axis is close to the old one's, else fits. */
+PvTimelineModel  *pv_timeline_view_get_model         (PvTimelineView        *self);
+void              pv_timeline_view_set_model         (PvTimelineView        *self,
+                                                      PvTimelineModel       *model);
+/* The renderer (NULL without a model): viewport and hit tests for tests. */
+PvTimelineRenderer *pv_timeline_view_get_renderer    (PvTimelineView        *self);
+
+PvTimelineMemoryView pv_timeline_view_get_memory_view (PvTimelineView       *self);
+void              pv_timeline_view_set_memory_view   (PvTimelineView        *self,
+                                                      PvTimelineMemoryView   view);
+PvTimelineColourBy pv_timeline_view_get_colour_by    (PvTimelineView        *self);
+void              pv_timeline_view_set_colour_by     (PvTimelineView        *self,
+                                                      PvTimelineColourBy     colour_by);
+guint             pv_timeline_view_get_arrows        (PvTimelineView        *self);
+void              pv_timeline_view_set_arrows        (PvTimelineView        *self,
+                                                      guint                  arrows);
+/* Drawn faded: the plan shown is not the one the inputs describe. */
+gboolean          pv_timeline_view_get_dimmed        (PvTimelineView        *self);
+void              pv_timeline_view_set_dimmed        (PvTimelineView        *self,
+                                                      gboolean               dimmed);
+
+const PvTimelineSelection *pv_timeline_view_get_selection (PvTimelineView  *self);
+void              pv_timeline_view_set_selection     (PvTimelineView        *self,
+                                                      const PvTimelineSelection *selection);
+void              pv_timeline_view_clear_selection   (PvTimelineView        *self);
+
+void              pv_timeline_view_zoom              (PvTimelineView        *self,
+                                                      double                 factor);
+void              pv_timeline_view_zoom_fit          (PvTimelineView        *self);
+/* Shows the selection with a margin; FALSE when nothing is selected. */
+gboolean          pv_timeline_view_focus_selection   (PvTimelineView        *self);
+
+/* How many frames have drawn the current model (0 right after set_model). */
+guint             pv_timeline_view_get_frames_drawn  (PvTimelineView        *self);
+
+/* The visible time range at the view's width and every row's height, as a
+ * picture. Written atomically (a temporary file, then a rename). */
+gboolean          pv_timeline_view_export            (PvTimelineView        *self,
+                                                      GFile                 *file,
+                                                      PvTimelineExportFormat format,
+                                                      GError               **error);
+
+G_END_DECLS

@@ -17,7 +17,7 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
-#define SIDE_PANE_WIDTH 460
+#define SIDE_PANE_WIDTH 480
 
 PvWindow *
 pv_window_new (PvApplication *application)

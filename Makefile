@@ -7,6 +7,8 @@ MESON_TEST  = meson test --print-errorlogs --num-processes 2
 
 export UBSAN_OPTIONS = halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS  = detect_leaks=1:abort_on_error=1
+# System libraries' lifetime caches (fontconfig, GLib); never planviz's code.
+export LSAN_OPTIONS  = suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
 .PHONY: all deps build run test test-plain test-sanitize bench clean
 

@@ -8,41 +8,12 @@
 #include <string.h>
 
 #include "pv-element-type.h"
+#include "pv-infer-dims.h"
 #include "pv-shape-inference.h"
 
 #define MAX_RANK 64
 
 /* ---- helpers ---- */
-
-static const PvDimExpr *
-cst (PvInferContext *ctx, gint64 v)
-{
-  return pv_dim_const (pv_infer_pool (ctx), v);
-}
-
-static const PvDimExpr *
-or_fresh (PvInferContext *ctx, const PvDimExpr *e, const char *prefix)
-{
-  return e != NULL ? e : pv_infer_fresh (ctx, prefix);
-}
-
-static gboolean
-is_const (const PvDimExpr *e, gint64 *v)
-{
-  return e != NULL && pv_dim_is_const (e, v);
-}
-
-static const PvDimExpr *
-d_add (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  return a && b ? pv_dim_add (pv_infer_pool (ctx), a, b) : NULL;
-}
-
-static const PvDimExpr *
-d_mul (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  return a && b ? pv_dim_mul (pv_infer_pool (ctx), a, b) : NULL;
-}
 
 /* a / b, exact as polynomials or for a constant b > 0 as floor division
  * (only for quantities the op requires to divide evenly); NULL otherwise. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pv-element-type.h"
+#include "pv-infer-dims.h"
 #include "pv-shape-inference.h"
 
 #define PV_CONTENTS_MAX 64
@@ -28,54 +29,6 @@
 #define PV_RANK_LIMIT 1024
 
 /* ---- small helpers ---- */
-
-static const PvDimExpr *
-cst (PvInferContext *ctx, gint64 v)
-{
-  return pv_dim_const (pv_infer_pool (ctx), v);
-}
-
-static const PvDimExpr *
-or_fresh (PvInferContext *ctx, const PvDimExpr *e, const char *prefix)
-{
-  return e != NULL ? e : pv_infer_fresh (ctx, prefix);
-}
-
-static gboolean
-is_const (const PvDimExpr *e, gint64 *v)
-{
-  return e != NULL && pv_dim_is_const (e, v);
-}
-
-static const PvDimExpr *
-d_add (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  return a && b ? pv_dim_add (pv_infer_pool (ctx), a, b) : NULL;
-}
-
-static const PvDimExpr *
-d_sub (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  return a && b ? pv_dim_sub (pv_infer_pool (ctx), a, b) : NULL;
-}
-
-static const PvDimExpr *
-d_mul (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  return a && b ? pv_dim_mul (pv_infer_pool (ctx), a, b) : NULL;
-}
-
-static const PvDimExpr *
-d_max (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  return a && b ? pv_dim_max (pv_infer_pool (ctx), a, b) : NULL;
-}
-
-static const PvDimExpr *
-d_min (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  return a && b ? pv_dim_min (pv_infer_pool (ctx), a, b) : NULL;
-}
 
 /* a / b: exact polynomial division when possible, else floor(a / b) for a
  * constant b > 0 (ops whose spec requires divisibility), else NULL. */

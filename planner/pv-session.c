@@ -290,10 +290,7 @@ pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSess
     sizes = (PvShapeSizes) { s->shapes, g, bounds };
     s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, hb, pv_shape_sizes_oracle, &sizes);
     if (s->slots->deferred)
-      {
-        guint64 ignored;
-        pv_slot_plan_peak_at_bounds (g, s->shapes, s->view_source, inputs, bounds, &ignored, &s->unbound_symbols);
-      }
+      s->unbound_symbols = pv_slot_plan_unbound_symbols (s->slots, g, s->shapes, bounds);
     else
       {
         check_slots (s, g, sched);

@@ -193,10 +193,6 @@ pv_slot_plan_peak_at_bounds (const PvGraph *graph, const PvShapeInfo *shapes, co
   PvShapeSizes sizes = { shapes, graph, bounds };
   g_autoptr (PvSlotPlan) plan = pv_slot_plan_new (graph, view_source, include_graph_inputs, pv_shape_sizes_oracle,
                                                   &sizes);
-  g_autoptr (GHashTable) symbols = NULL;
-  g_autoptr (GPtrArray) unbound = NULL;
-  GHashTableIter iter;
-  gpointer key;
 
   if (!plan->deferred)
     {
@@ -206,17 +202,27 @@ pv_slot_plan_peak_at_bounds (const PvGraph *graph, const PvShapeInfo *shapes, co
       return TRUE;
     }
   /* Never report zero for a deferred plan: name what is missing. */
-  symbols = g_hash_table_new (g_str_hash, g_str_equal);
+  if (unbound_out)
+    *unbound_out = pv_slot_plan_unbound_symbols (plan, graph, shapes, bounds);
+  return FALSE;
+}
+
+char **
+pv_slot_plan_unbound_symbols (const PvSlotPlan *plan, const PvGraph *graph, const PvShapeInfo *shapes,
+                              GHashTable *bounds)
+{
+  g_autoptr (GHashTable) symbols = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *unbound = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
   for (int i = 0; i < plan->n_unknown; i++)
     pv_dim_collect_symbols (pv_shape_info_get (shapes, graph, plan->unknown[i])->bytes, symbols);
-  unbound = g_ptr_array_new ();
   g_hash_table_iter_init (&iter, symbols);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (bounds == NULL || !g_hash_table_contains (bounds, key))
       g_ptr_array_add (unbound, g_strdup (key));
   g_ptr_array_sort (unbound, compare_strings);
   g_ptr_array_add (unbound, NULL);
-  if (unbound_out)
-    *unbound_out = (char **) g_ptr_array_free (g_steal_pointer (&unbound), FALSE);
-  return FALSE;
+  return (char **) g_ptr_array_free (unbound, FALSE);
 }

@@ -58,6 +58,12 @@ typedef struct {
 } PvShapeSizes;
 PvSizeResult pv_shape_sizes_oracle (gpointer data, int value_id, guint64 *bytes_out);
 
+/* For a deferred @plan: the symbols its unknown owners' sizes mention that
+ * @bounds (may be NULL) leaves unbound, sorted, NULL-terminated (free with
+ * g_strfreev). */
+char **pv_slot_plan_unbound_symbols (const PvSlotPlan *plan, const PvGraph *graph, const PvShapeInfo *shapes,
+                                     GHashTable *bounds);
+
 /* Admission control: the peak that must be reserved when every symbol is
  * at its bound. Returns TRUE with @peak_out, or FALSE with the sorted,
  * NULL-terminated list of symbols still unbound (free with g_strfreev). */

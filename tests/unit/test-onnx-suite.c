@@ -81,7 +81,7 @@ main (int argc, char **argv)
   if (!g_file_test (root, G_FILE_TEST_IS_DIR))
     {
       printf ("1..0 # SKIP %s is absent\n", root);
-      return 77;
+      return 0;  /* TAP: the 1..0 SKIP plan is the skip (77 would be an error) */
     }
   walk (root, &stats);
   printf ("# %d models loaded (%d nodes), %d refused with a message\n", stats.loaded, stats.nodes, stats.failed);

@@ -309,7 +309,7 @@ main (int argc, char **argv)
   if (!g_file_test (node_dir, G_FILE_TEST_IS_DIR))
     {
       printf ("1..0 # SKIP %s is absent\n", node_dir);
-      return 77;
+      return 0;  /* TAP: the 1..0 SKIP plan is the skip (77 would be an error) */
     }
   run.filter = argc > 2 ? argv[2] : NULL;
   run.ops = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

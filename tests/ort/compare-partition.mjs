@@ -2,7 +2,7 @@
 // Test: for each model, the default partition config `planviz-cli partition`
 // writes is byte for byte the file the real ONNX Runtime (onnxruntime-node
 // 1.30, CPU, optimizations off) writes to session.node_partition_config_file
-// when that file does not exist. TAP output; exit 77 (skip) when
+// when that file does not exist. TAP output; a TAP skip when
 // onnxruntime-node is not installed.
 //
 // Usage: node compare-partition.mjs PLANVIZ_CLI MODEL.onnx...

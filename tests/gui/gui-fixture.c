@@ -9,7 +9,6 @@ PvApplication *app;
 const char *data_dir;
 const char *screenshot_dir;
 
-
 static gboolean
 wake_cb (gpointer data)
 {

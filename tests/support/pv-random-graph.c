@@ -2,20 +2,9 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-test-model.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
-
-static PvModel *
-load (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  PvModel *m = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "random.onnx",
-                                         &error);
-  g_assert_no_error (error);
-  pv_onnx_builder_free (b);
-  return m;
-}
 
 /* A random DAG: each node reads 1-3 earlier values (fan-in), some values are
  * read many times (fan-out), some nodes are Reshape views of their input. */
@@ -62,7 +51,7 @@ pv_random_graph_new (GRand *rand, GHashTable *sizes, int **views_out)
   pv_onnx_graph_add_output (g, names->pdata[names->len - 1], F, "4");
   if (names->len > 3 && g_rand_boolean (rand))
     pv_onnx_graph_add_output (g, names->pdata[g_rand_int_range (rand, 1, names->len - 1)], F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "random.onnx");
   views = g_new (int, m->graph->n_values);
   for (int v = 0; v < m->graph->n_values; v++)
     views[v] = -1;

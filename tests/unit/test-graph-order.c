@@ -3,31 +3,11 @@
 #include "pv-graph-order.h"
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-test-model.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define I64 ONNX__TENSOR_PROTO__DATA_TYPE__INT64
 #define N PV_ONNX_NAMES
-
-static PvOnnxBuilder *
-new_builder (void)
-{
-  PvOnnxBuilder *b = pv_onnx_builder_new (8, "planviz-test");
-  pv_onnx_builder_add_opset (b, "", 17);
-  return b;
-}
-
-static PvModel *
-load (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  PvModel *model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "test.onnx",
-                                             &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (model);
-  pv_onnx_builder_free (b);
-  return model;
-}
 
 /* The order as node names, comma-separated. */
 static char *
@@ -42,7 +22,7 @@ order_names (const PvGraph *g)
 static void
 test_chain (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autofree char *order = NULL;
@@ -52,7 +32,7 @@ test_chain (void)
   pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("b"));
   pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   order = order_names (m->graph);
   g_assert_cmpstr (order, ==, "n0,n1,n2");
 }
@@ -60,7 +40,7 @@ test_chain (void)
 static void
 test_independent (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autofree char *order = NULL;
@@ -73,7 +53,7 @@ test_independent (void)
       pv_onnx_graph_add_node (g, "Relu", name, N ("x"), N (out));
       pv_onnx_graph_add_output (g, out, F, "4");
     }
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   order = order_names (m->graph);
   /* The highest-index leaf is explored first. */
   g_assert_cmpstr (order, ==, "n2,n1,n0");
@@ -82,7 +62,7 @@ test_independent (void)
 static void
 test_fan_out_and_in (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autofree char *order = NULL;
@@ -94,21 +74,21 @@ test_fan_out_and_in (void)
   pv_onnx_graph_add_node (g, "Relu", "n2", N ("a"), N ("c"));
   pv_onnx_graph_add_output (g, "b", F, "4");
   pv_onnx_graph_add_output (g, "c", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   order = order_names (m->graph);
   g_assert_cmpstr (order, ==, "n0,n2,n1");
   g_clear_pointer (&m, pv_model_free);
   g_clear_pointer (&order, g_free);
 
   /* n0 and n1 feed n2 -> 1,0,2 */
-  b = new_builder ();
+  b = pv_test_builder_new (17);
   g = pv_onnx_builder_get_graph (b);
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
   pv_onnx_graph_add_node (g, "Relu", "n1", N ("x"), N ("b"));
   pv_onnx_graph_add_node (g, "Add", "n2", N ("a", "b"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   order = order_names (m->graph);
   g_assert_cmpstr (order, ==, "n1,n0,n2");
 }
@@ -116,7 +96,7 @@ test_fan_out_and_in (void)
 static void
 test_unnamed_counters (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autofree char *order = NULL;
@@ -129,7 +109,7 @@ test_unnamed_counters (void)
   pv_onnx_graph_add_node (g, "Relu", "", N ("b"), N ("c"));
   pv_onnx_graph_add_node (g, "Sigmoid", NULL, N ("c"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   order = order_names (m->graph);
   g_assert_cmpstr (order, ==, "Relu0,Relu1,Relu1,Sigmoid0");
   g_assert_true (m->graph->nodes[0].name_generated);
@@ -141,7 +121,7 @@ test_unnamed_counters (void)
 static void
 test_constants_become_initializers (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   const gint64 dims[] = { 2 }, shape[] = { 2, -1 };
@@ -154,7 +134,7 @@ test_constants_become_initializers (void)
   pv_onnx_node_add_attr_tensor_int64s (c, "value", dims, 1, shape);
   pv_onnx_graph_add_node (g, "Reshape", "reshape", N ("x", "shape"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "2,3");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
 
   g_assert_cmpint (m->graph->n_nodes, ==, 1);
   g_assert_cmpstr (m->graph->nodes[0].name, ==, "reshape");
@@ -173,7 +153,7 @@ test_constants_become_initializers (void)
 static void
 test_useless_node_dropped (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
 
@@ -181,7 +161,7 @@ test_useless_node_dropped (void)
   pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("y"));
   pv_onnx_graph_add_node (g, "NoOp", "useless", NULL, NULL);
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   g_assert_cmpint (m->graph->n_nodes, ==, 1);
   g_assert_cmpint (pv_graph_find_node (m->graph, "useless"), ==, -1);
 }
@@ -189,7 +169,7 @@ test_useless_node_dropped (void)
 static void
 test_missing_optional_input (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
 
@@ -197,7 +177,7 @@ test_missing_optional_input (void)
   pv_onnx_graph_add_input (g, "max", F, "");
   pv_onnx_graph_add_node (g, "Clip", "clip", N ("x", "", "max"), N ("y", ""));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   g_assert_cmpint (m->graph->nodes[0].n_inputs, ==, 3);
   g_assert_cmpint (m->graph->nodes[0].inputs[1], ==, -1);
   g_assert_cmpint (m->graph->nodes[0].inputs[2], ==, pv_graph_find_value (m->graph, "max"));
@@ -208,7 +188,7 @@ test_missing_optional_input (void)
 static void
 test_ort_value_indices (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   const gint64 dims[] = { 4 };
@@ -225,7 +205,7 @@ test_ort_value_indices (void)
   pv_onnx_graph_add_node (g, "Add", "n1", N ("a", "w"), N ("b"));
   pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   g_assert_cmpint (m->graph->n_ort_values, ==, G_N_ELEMENTS (expected));
   for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
     {
@@ -241,7 +221,7 @@ test_ort_value_indices (void)
 static void
 test_if_outer_scope (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
   PvOnnxNode *if_node;
@@ -264,7 +244,7 @@ test_if_outer_scope (void)
   pv_onnx_node_add_attr_graph (if_node, "then_branch", then_g);
   pv_onnx_node_add_attr_graph (if_node, "else_branch", else_g);
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
 
   main_g = m->graph;
   if_pv = &main_g->nodes[pv_graph_find_node (main_g, "if")];
@@ -299,7 +279,7 @@ test_if_outer_scope (void)
 static void
 test_nested_outer_scope (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *outer_then = pv_onnx_graph_new ("outer_then"), *outer_else = pv_onnx_graph_new ("outer_else");
   PvOnnxGraph *inner_then = pv_onnx_graph_new ("inner_then"), *inner_else = pv_onnx_graph_new ("inner_else");
@@ -325,7 +305,7 @@ test_nested_outer_scope (void)
   pv_onnx_node_add_attr_graph (n, "then_branch", outer_then);
   pv_onnx_node_add_attr_graph (n, "else_branch", outer_else);
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
 
   outer_if = &m->graph->nodes[pv_graph_find_node (m->graph, "outer_if")];
   level1 = outer_if->subgraphs[0];
@@ -343,7 +323,7 @@ test_nested_outer_scope (void)
 static void
 test_cast_like_inlined (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autofree char *order = NULL;
@@ -355,7 +335,7 @@ test_cast_like_inlined (void)
   pv_onnx_graph_add_node (g, "Relu", "target", N ("like"), N ("t"));
   pv_onnx_graph_add_node (g, "Relu", "after", N ("c"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   /* ids: target 0, after 1, Cast 2. "target" lost its only edge: a leaf. */
   cast = &m->graph->nodes[2];
   g_assert_cmpstr (cast->op_type, ==, "Cast");

@@ -9,6 +9,7 @@
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
 #include "pv-shape-inference.h"
+#include "pv-test-model.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define D ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE
@@ -17,86 +18,20 @@
 #define U8 ONNX__TENSOR_PROTO__DATA_TYPE__UINT8
 #define N PV_ONNX_NAMES
 
-/* A built model with its inference. */
-typedef struct {
-  PvModel *model;
-  PvShapeInfo *info;
-  PvDimPool *pool;
-} Inferred;
-
-static PvOnnxBuilder *
-new_builder (gint64 opset)
-{
-  PvOnnxBuilder *b = pv_onnx_builder_new (8, "planviz-test");
-  pv_onnx_builder_add_opset (b, "", opset);
-  return b;
-}
-
-/* Packs, loads and infers; frees the builder. */
-static Inferred
-infer (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  Inferred r;
-
-  r.model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "test.onnx", &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (r.model);
-  pv_onnx_builder_free (b);
-  r.info = pv_shape_infer (r.model, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (r.info);
-  r.pool = pv_shape_info_get_pool (r.info);
-  return r;
-}
-
-static void
-inferred_clear (Inferred *r)
-{
-  pv_shape_info_free (r->info);
-  pv_model_free (r->model);
-}
-
-static const PvValueShape *
-get (const Inferred *r, const char *name)
-{
-  int v = pv_graph_find_value (r->model->graph, name);
-  const PvValueShape *s;
-
-  g_assert_cmpint (v, >=, 0);
-  s = pv_shape_info_get (r->info, r->model->graph, v);
-  g_assert_nonnull (s);
-  return s;
-}
-
-static char *
-join (const PvDimExpr *const *dims, int n, const char *open, const char *close)
-{
-  GString *s = g_string_new (open);
-  for (int i = 0; i < n; i++)
-    {
-      g_autofree char *d = pv_dim_to_string (dims[i]);
-      g_string_append_printf (s, "%s%s", i ? "," : "", d);
-    }
-  g_string_append (s, close);
-  return g_string_free (s, FALSE);
-}
-
 /* "[batch,seq,128]", "?" for an unknown rank. */
 static char *
-shape_str (const Inferred *r, const char *name)
+shape_str (const PvTestInferred *r, const char *name)
 {
-  const PvValueShape *s = get (r, name);
-  return s->rank < 0 ? g_strdup ("?") : join (s->dims, s->rank, "[", "]");
+  const PvValueShape *s = pv_test_inferred_shape (r, name);
+  return s->rank < 0 ? g_strdup ("?") : pv_test_dims_text (s->dims, s->rank, "[", "]");
 }
 
 /* "{batch,seq,64}", "none" when the contents are not known. */
 static char *
-data_str (const Inferred *r, const char *name)
+data_str (const PvTestInferred *r, const char *name)
 {
-  const PvValueShape *s = get (r, name);
-  return s->data == NULL ? g_strdup ("none") : join (s->data, s->n_data, "{", "}");
+  const PvValueShape *s = pv_test_inferred_shape (r, name);
+  return s->data == NULL ? g_strdup ("none") : pv_test_dims_text (s->data, s->n_data, "{", "}");
 }
 
 #define assert_shape(r, name, expected)                 \
@@ -115,16 +50,16 @@ data_str (const Inferred *r, const char *name)
   }                                                     \
   G_STMT_END
 
-#define assert_type(r, name, t) g_assert_cmpint (get (r, name)->elem_type, ==, t)
+#define assert_type(r, name, t) g_assert_cmpint (pv_test_inferred_shape (r, name)->elem_type, ==, t)
 
 static const PvDimExpr *
-sym (const Inferred *r, const char *name)
+sym (const PvTestInferred *r, const char *name)
 {
   return pv_dim_pool_resolve (r->pool, pv_dim_symbol (r->pool, name));
 }
 
 static const PvDimExpr *
-cst (const Inferred *r, gint64 v)
+cst (const PvTestInferred *r, gint64 v)
 {
   return pv_dim_const (r->pool, v);
 }
@@ -148,10 +83,10 @@ int64s (PvOnnxGraph *g, const char *name, const gint64 *values, gsize n)
 static void
 test_unary_and_cast (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,3");
   pv_onnx_graph_add_input (g, "like", D, "1");
@@ -169,7 +104,7 @@ test_unary_and_cast (void)
   out (g, "drop");
   out (g, "mask");
   out (g, "clip");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "relu", "[batch,3]");
   assert_type (&r, "relu", PV_ELEM_FLOAT);
@@ -182,15 +117,15 @@ test_unary_and_cast (void)
   assert_type (&r, "mask", PV_ELEM_BOOL);
   assert_shape (&r, "mask", "[batch,3]");
   assert_shape (&r, "clip", "[batch,3]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_broadcast (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,1,64");
   pv_onnx_graph_add_input (g, "y", F, "seq,1");
@@ -219,7 +154,7 @@ test_broadcast (void)
   out (g, "pow");
   out (g, "prelu");
   out (g, "bad");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "sum", "[batch,seq,64]");
   assert_shape (&r, "prod", "[batch,1,64]");
@@ -231,27 +166,27 @@ test_broadcast (void)
   assert_shape (&r, "prelu", "[batch,1,64]");
   /* a vs b: unified, so both inputs and the output name one class. */
   g_assert_true (sym (&r, "a") == sym (&r, "b"));
-  g_assert_true (get (&r, "diff")->dims[0] == sym (&r, "a"));
-  g_assert_true (get (&r, "diff")->dims[1] == cst (&r, 8));
+  g_assert_true (pv_test_inferred_shape (&r, "diff")->dims[0] == sym (&r, "a"));
+  g_assert_true (pv_test_inferred_shape (&r, "diff")->dims[1] == cst (&r, 8));
   /* An operand of unknown rank: the type is known, the rank is not. */
   assert_shape (&r, "pow", "?");
   assert_type (&r, "pow", PV_ELEM_FLOAT);
   /* 3 vs 4: a warning and an unknowable dim, never a guess. */
   g_assert_nonnull (pv_shape_info_warnings (r.info)[0]);
-  g_assert_cmpint (get (&r, "bad")->rank, ==, 1);
-  g_assert_false (pv_dim_is_const (get (&r, "bad")->dims[0], NULL));
-  inferred_clear (&r);
+  g_assert_cmpint (pv_test_inferred_shape (&r, "bad")->rank, ==, 1);
+  g_assert_false (pv_dim_is_const (pv_test_inferred_shape (&r, "bad")->dims[0], NULL));
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_data_propagation (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 heads[] = { 1, 1, 12 }, neg[] = { -7, 7 }, two[] = { 2 }, one[] = { 1 };
   const gint64 other[] = { 0, 0, -1 }, l[] = { 2, 3 }, rr[] = { 2, 4 };
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   int64s (g, "heads", heads, 3);
@@ -303,14 +238,14 @@ test_data_propagation (void)
   out (g, "ident");
   out (g, "back");
   out (g, "neg_int");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_data (&r, "shape", "{batch,seq,768}");
   assert_data (&r, "per_head", "{batch,seq,64}");
   assert_shape (&r, "per_head", "[3]");
-  g_assert_true (get (&r, "scaled")->data != NULL);
-  g_assert_true (get (&r, "scaled")->data[2] == cst (&r, 9216));
-  g_assert_true (get (&r, "plus1")->data[0] == pv_dim_add (r.pool, sym (&r, "batch"), cst (&r, 1)));
+  g_assert_true (pv_test_inferred_shape (&r, "scaled")->data != NULL);
+  g_assert_true (pv_test_inferred_shape (&r, "scaled")->data[2] == cst (&r, 9216));
+  g_assert_true (pv_test_inferred_shape (&r, "plus1")->data[0] == pv_dim_add (r.pool, sym (&r, "batch"), cst (&r, 1)));
   assert_data (&r, "zero", "{0,0,0}");
   /* Integer Div truncates toward zero, as C. */
   assert_data (&r, "trunc", "{-3,3}");
@@ -322,7 +257,7 @@ test_data_propagation (void)
   assert_data (&r, "where", "{batch,0,768}");
   assert_data (&r, "negated", "{7,-7}");
   assert_data (&r, "abs", "{7,7}");
-  g_assert_true (get (&r, "max")->data[0] == pv_dim_max (r.pool, sym (&r, "batch"), cst (&r, 1)));
+  g_assert_true (pv_test_inferred_shape (&r, "max")->data[0] == pv_dim_max (r.pool, sym (&r, "batch"), cst (&r, 1)));
   assert_data (&r, "clipped", "{0,7}");
   assert_data (&r, "ident", "{batch,seq,768}");
   /* int -> float keeps symbolic contents; float -> int only constants. */
@@ -331,7 +266,7 @@ test_data_propagation (void)
   assert_type (&r, "back", PV_ELEM_INT64);
   assert_data (&r, "neg_int", "{-7,7}");
   assert_type (&r, "neg_int", PV_ELEM_INT32);
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- nn ---- */
@@ -339,11 +274,11 @@ test_data_propagation (void)
 static void
 test_conv (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 two[] = { 2, 2 }, pads[] = { 1, 1, 1, 1 };
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
   const PvDimExpr *one, *h, *w;
 
   pv_onnx_graph_add_input (g, "x", F, "N,3,H,W");
@@ -379,37 +314,37 @@ test_conv (void)
   out (g, "yt");
   out (g, "yt_same");
   out (g, "yt_shape");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   /* floor((H + 1 + 1 - 3)/2) + 1 = floor((H-1)/2) + 1 */
   one = cst (&r, 1);
   h = pv_dim_add (r.pool, pv_dim_floor_div (r.pool, pv_dim_sub (r.pool, sym (&r, "H"), one), 2), one);
   w = pv_dim_add (r.pool, pv_dim_floor_div (r.pool, pv_dim_sub (r.pool, sym (&r, "W"), one), 2), one);
   {
-    const PvValueShape *y = get (&r, "y");
+    const PvValueShape *y = pv_test_inferred_shape (&r, "y");
     g_assert_cmpint (y->rank, ==, 4);
     g_assert_true (y->dims[0] == sym (&r, "N"));
     g_assert_true (y->dims[1] == cst (&r, 16));
     g_assert_true (y->dims[2] == h);
     g_assert_true (y->dims[3] == w);
   }
-  g_assert_true (get (&r, "same")->dims[2] == pv_dim_ceil_div (r.pool, sym (&r, "H"), 2));
+  g_assert_true (pv_test_inferred_shape (&r, "same")->dims[2] == pv_dim_ceil_div (r.pool, sym (&r, "H"), 2));
   assert_shape (&r, "yc", "[1,2,4,3]");
   assert_shape (&r, "dil", "[1,2,3,1]");
   /* stride*(in-1) + output_padding + k - pads: 3*2+1+3 = 10, 2*2+1+3 = 8 */
   assert_shape (&r, "yt", "[1,2,10,8]");
   assert_shape (&r, "yt_same", "[1,2,6,6]");
   assert_shape (&r, "yt_shape", "[1,2,10,8]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_pool (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "1,1,4,4");
   pv_onnx_graph_add_input (g, "small", F, "1,3,2,2");
@@ -442,7 +377,7 @@ test_pool (void)
   out (g, "half");
   out (g, "gap");
   out (g, "ceil_sym");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "ceil", "[1,1,2,2]");
   assert_shape (&r, "idx", "[1,1,2,2]");
@@ -450,22 +385,22 @@ test_pool (void)
   assert_shape (&r, "floor", "[1,1,1,1]");
   assert_shape (&r, "last", "[1,3,1,1]");
   /* floor((H-2)/2)+1 == floor(H/2) */
-  g_assert_true (get (&r, "half")->dims[2] == pv_dim_floor_div (r.pool, sym (&r, "H"), 2));
+  g_assert_true (pv_test_inferred_shape (&r, "half")->dims[2] == pv_dim_floor_div (r.pool, sym (&r, "H"), 2));
   assert_shape (&r, "gap", "[N,C,1,1]");
   /* ceil((H-3)/2)+1: no window can start in padding, so no min() */
-  g_assert_true (get (&r, "ceil_sym")->dims[3]
+  g_assert_true (pv_test_inferred_shape (&r, "ceil_sym")->dims[3]
                  == pv_dim_add (r.pool, pv_dim_ceil_div (r.pool, pv_dim_sub (r.pool, sym (&r, "W"), cst (&r, 3)), 2),
                                 cst (&r, 1)));
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_normalization (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "N,C,H,W");
   pv_onnx_graph_add_input (g, "s", F, "C");
@@ -489,7 +424,7 @@ test_normalization (void)
   out (g, "lnd");
   out (g, "meand");
   out (g, "inorm");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "bn", "[N,C,H,W]");
   assert_shape (&r, "running_mean", "[C]");
@@ -501,16 +436,16 @@ test_normalization (void)
   assert_shape (&r, "meand", "[batch,1,1]");
   assert_type (&r, "meand", PV_ELEM_DOUBLE);
   assert_shape (&r, "inorm", "[N,C,H,W]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_matmul_gemm (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,64");
   pv_onnx_graph_add_input (g, "w", F, "64,128");
@@ -537,7 +472,7 @@ test_matmul_gemm (void)
   out (g, "scores");
   out (g, "gemm");
   out (g, "mmi");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "mm", "[batch,seq,128]");
   assert_shape (&r, "vec_mat", "[128]");
@@ -548,20 +483,20 @@ test_matmul_gemm (void)
   assert_shape (&r, "gemm", "[M,N]");
   assert_shape (&r, "mmi", "[M,N]");
   assert_type (&r, "mmi", PV_ELEM_INT32);
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_reductions (void)
 {
-  Inferred r;
+  PvTestInferred r;
   PvOnnxBuilder *b;
   PvOnnxGraph *g;
   PvOnnxNode *n;
   const gint64 axes1[] = { 1 }, axes_neg[] = { -1, 0 };
 
   /* opset 11: axes is an attribute for every reduction. */
-  b = new_builder (11);
+  b = pv_test_builder_new (11);
   g = pv_onnx_builder_get_graph (b);
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   n = pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x"), N ("sum"));
@@ -577,16 +512,16 @@ test_reductions (void)
   out (g, "mean");
   out (g, "all");
   out (g, "argmax");
-  r = infer (b);
+  r = pv_test_infer (b);
   assert_shape (&r, "sum", "[batch,1,768]");
   assert_shape (&r, "mean", "[seq]");
   assert_shape (&r, "all", "[1,1,1]");
   assert_shape (&r, "argmax", "[batch,seq]");
   assert_type (&r, "argmax", PV_ELEM_INT64);
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 
   /* opset 13: ReduceSum takes axes as an input, ReduceMean still an attribute. */
-  b = new_builder (13);
+  b = pv_test_builder_new (13);
   g = pv_onnx_builder_get_graph (b);
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   pv_onnx_graph_add_input (g, "dyn", I64, "2");
@@ -605,24 +540,24 @@ test_reductions (void)
   out (g, "mean");
   out (g, "unknown_keep");
   out (g, "unknown_drop");
-  r = infer (b);
+  r = pv_test_infer (b);
   assert_shape (&r, "sum", "[batch,1,768]");
   assert_shape (&r, "noop", "[batch,seq,768]");
   assert_shape (&r, "mean", "[batch,768]");
   {
     /* Axes unknown: the rank stays, each dim is unknowable. */
-    const PvValueShape *s = get (&r, "unknown_keep");
+    const PvValueShape *s = pv_test_inferred_shape (&r, "unknown_keep");
     g_assert_cmpint (s->rank, ==, 3);
     g_assert_nonnull (pv_dim_symbol_name (s->dims[0]));
     g_assert_false (s->dims[0] == sym (&r, "batch"));
     g_assert_false (pv_dim_is_const (s->dims[2], NULL));
     /* Two axes go when keepdims=0. */
-    g_assert_cmpint (get (&r, "unknown_drop")->rank, ==, 1);
+    g_assert_cmpint (pv_test_inferred_shape (&r, "unknown_drop")->rank, ==, 1);
   }
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 
   /* opset 18: axes is an input for every reduction. */
-  b = new_builder (18);
+  b = pv_test_builder_new (18);
   g = pv_onnx_builder_get_graph (b);
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   int64s (g, "axes", axes_neg, 2);
@@ -633,20 +568,20 @@ test_reductions (void)
   out (g, "mean");
   out (g, "l2");
   out (g, "all");
-  r = infer (b);
+  r = pv_test_infer (b);
   assert_shape (&r, "mean", "[seq]");
   assert_shape (&r, "l2", "[1,seq,1]");
   assert_shape (&r, "all", "[1,1,1]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_recurrent (void)
 {
-  PvOnnxBuilder *b = new_builder (14);
+  PvOnnxBuilder *b = pv_test_builder_new (14);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "seq,batch,32");
   pv_onnx_graph_add_input (g, "w", F, "2,256,32");
@@ -664,7 +599,7 @@ test_recurrent (void)
   out (g, "y_c");
   out (g, "gy");
   out (g, "gy_h");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "y", "[seq,2,batch,64]");
   assert_shape (&r, "y_h", "[2,batch,64]");
@@ -672,16 +607,16 @@ test_recurrent (void)
   /* layout 1, hidden_size from R when the attribute is absent */
   assert_shape (&r, "gy", "[batch,seq,1,16]");
   assert_shape (&r, "gy_h", "[batch,1,16]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_einsum_softmax (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "a", F, "B,I,J");
   pv_onnx_graph_add_input (g, "bm", F, "B,J,K");
@@ -706,7 +641,7 @@ test_einsum_softmax (void)
   out (g, "trace");
   out (g, "sm");
   out (g, "cs");
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "bmm", "[B,I,K]");
   assert_shape (&r, "diag", "[2,3,5]");
@@ -714,7 +649,7 @@ test_einsum_softmax (void)
   assert_shape (&r, "trace", "[]");
   assert_shape (&r, "sm", "[B,I,J]");
   assert_shape (&r, "cs", "[B,I,J]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 int

@@ -11,6 +11,7 @@
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
 #include "pv-shape-inference.h"
+#include "pv-test-model.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define I64 ONNX__TENSOR_PROTO__DATA_TYPE__INT64
@@ -18,90 +19,25 @@
 #define N PV_ONNX_NAMES
 #define MS "com.microsoft"
 
-typedef struct {
-  PvModel *model;
-  PvShapeInfo *info;
-  PvDimPool *pool;
-} Inferred;
-
-static PvOnnxBuilder *
-new_builder (gint64 opset)
-{
-  PvOnnxBuilder *b = pv_onnx_builder_new (8, "planviz-test");
-  pv_onnx_builder_add_opset (b, "", opset);
-  return b;
-}
-
-static Inferred
-infer (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  Inferred r;
-
-  r.model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "test.onnx", &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (r.model);
-  pv_onnx_builder_free (b);
-  r.info = pv_shape_infer (r.model, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (r.info);
-  r.pool = pv_shape_info_get_pool (r.info);
-  return r;
-}
-
-static void
-inferred_clear (Inferred *r)
-{
-  pv_shape_info_free (r->info);
-  pv_model_free (r->model);
-}
-
-static const PvValueShape *
-get (const Inferred *r, const char *name)
-{
-  int v = pv_graph_find_value (r->model->graph, name);
-  const PvValueShape *s;
-
-  g_assert_cmpint (v, >=, 0);
-  s = pv_shape_info_get (r->info, r->model->graph, v);
-  g_assert_nonnull (s);
-  return s;
-}
-
-static char *
-join (const PvDimExpr *const *dims, int n, const char *open, const char *close)
-{
-  GString *s = g_string_new (open);
-
-  for (int i = 0; i < n; i++)
-    {
-      g_autofree char *d = pv_dim_to_string (dims[i]);
-      g_string_append_printf (s, "%s%s", i ? "," : "", d);
-    }
-  g_string_append (s, close);
-  return g_string_free (s, FALSE);
-}
-
 /* "float32[batch,seq,768]", "int64?" for an unknown rank. */
 static char *
-shape_text (const Inferred *r, const char *name)
+shape_text (const PvTestInferred *r, const char *name)
 {
-  const PvValueShape *s = get (r, name);
-  g_autofree char *dims = s->rank < 0 ? g_strdup ("?") : join (s->dims, s->rank, "[", "]");
+  const PvValueShape *s = pv_test_inferred_shape (r, name);
+  g_autofree char *dims = s->rank < 0 ? g_strdup ("?") : pv_test_dims_text (s->dims, s->rank, "[", "]");
 
   return g_strconcat (pv_element_type_name (s->elem_type), dims, NULL);
 }
 
 /* "{batch,-1,12,64}", or "none" when the contents are unknown. */
 static char *
-data_text (const Inferred *r, const char *name)
+data_text (const PvTestInferred *r, const char *name)
 {
-  const PvValueShape *s = get (r, name);
+  const PvValueShape *s = pv_test_inferred_shape (r, name);
 
   if (s->data == NULL)
     return g_strdup ("none");
-  return join (s->data, s->n_data, "{", "}");
+  return pv_test_dims_text (s->data, s->n_data, "{", "}");
 }
 
 #define assert_shape(r, name, want)                                                                                    \
@@ -121,13 +57,13 @@ data_text (const Inferred *r, const char *name)
   while (0)
 
 static const PvDimExpr *
-sym (const Inferred *r, const char *name)
+sym (const PvTestInferred *r, const char *name)
 {
   return pv_dim_symbol (r->pool, name);
 }
 
 static const PvDimExpr *
-num (const Inferred *r, gint64 v)
+num (const PvTestInferred *r, gint64 v)
 {
   return pv_dim_const (r->pool, v);
 }
@@ -158,10 +94,10 @@ node (PvOnnxGraph *g, const char *op, const char *const *in, const char *const *
 static void
 test_exporter_chain (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 zero_axis[] = { 0 }, tail[] = { -1, 12, 64 };
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_scalar (g, "idx0", 0);
@@ -172,7 +108,7 @@ test_exporter_chain (void)
   node (g, "Unsqueeze", N ("b", "axes0"), N ("b1"));
   pv_onnx_node_add_attr_int (node (g, "Concat", N ("b1", "tail"), N ("target")), "axis", 0);
   node (g, "Reshape", N ("x", "target"), N ("y"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "s", "int64[3]");
   assert_data (&r, "s", "{batch,seq,768}");
@@ -183,18 +119,18 @@ test_exporter_chain (void)
   assert_shape (&r, "target", "int64[4]");
   assert_data (&r, "target", "{batch,-1,12,64}");
   assert_shape (&r, "y", "float32[batch,seq,12,64]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* The same at opset 11 (Unsqueeze axes as attribute), through a Constant. */
 static void
 test_exporter_chain_opset11 (void)
 {
-  PvOnnxBuilder *b = new_builder (11);
+  PvOnnxBuilder *b = pv_test_builder_new (11);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 zero_axis[] = { 0 }, tail[] = { 64 }, one = 1, tail_dims[] = { 1 };
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   n = node (g, "Constant", NULL, N ("one"));
@@ -208,11 +144,11 @@ test_exporter_chain_opset11 (void)
   add_ints (g, "m1", 1, (const gint64[]) { -1 });
   pv_onnx_node_add_attr_int (node (g, "Concat", N ("m1", "sq1", "tail"), N ("target")), "axis", 0);
   node (g, "Reshape", N ("x", "target"), N ("y"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_data (&r, "target", "{-1,seq,64}");
   assert_shape (&r, "y", "float32[12*batch,seq,64]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- Reshape ---- */
@@ -220,9 +156,9 @@ test_exporter_chain_opset11 (void)
 static void
 test_reshape_zero_and_minus_one (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_ints (g, "s1", 4, (const gint64[]) { 0, 0, 12, -1 });
@@ -231,20 +167,20 @@ test_reshape_zero_and_minus_one (void)
   node (g, "Reshape", N ("x", "s1"), N ("y1"));
   node (g, "Reshape", N ("x", "s2"), N ("y2"));
   node (g, "Reshape", N ("x", "s3"), N ("y3"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "y1", "float32[batch,seq,12,64]");
   assert_shape (&r, "y2", "float32[batch*seq,768]");
   assert_shape (&r, "y3", "float32[batch,12*seq,64]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_reshape_allowzero_and_inexact (void)
 {
-  PvOnnxBuilder *b = new_builder (14);
+  PvOnnxBuilder *b = pv_test_builder_new (14);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "0,3,4");
   pv_onnx_graph_add_input (g, "z", F, "n,10");
@@ -252,12 +188,12 @@ test_reshape_allowzero_and_inexact (void)
   add_ints (g, "s7", 2, (const gint64[]) { 7, -1 });
   pv_onnx_node_add_attr_int (node (g, "Reshape", N ("x", "s"), N ("y")), "allowzero", 1);
   node (g, "Reshape", N ("z", "s7"), N ("w"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[3,4,0]");
   /* (n*10)/7 is not exact: a fresh symbol, never a guess. */
   assert_shape (&r, "w", "float32[7,reshape_0]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- Slice ---- */
@@ -265,10 +201,10 @@ test_reshape_allowzero_and_inexact (void)
 static void
 test_slice_symbolic (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const PvValueShape *s;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_ints (g, "zero", 1, (const gint64[]) { 0 });
@@ -285,28 +221,28 @@ test_slice_symbolic (void)
   node (g, "Slice", N ("x", "minus1", "small", "one", "minus1"), N ("e")); /* x[:, ::-1] */
   node (g, "Slice", N ("x", "two", "e8", "one"), N ("f"));              /* x[:, 2:8] */
   node (g, "Slice", N ("x", "zero", "big", "one", "two"), N ("h"));     /* x[:, ::2] */
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "a", "float32[batch,seq-1,768]");
   assert_shape (&r, "c", "float32[batch,seq-1,768]");
-  s = get (&r, "d");
+  s = pv_test_inferred_shape (&r, "d");
   g_assert_true (s->dims[1] == pv_dim_min (r.pool, sym (&r, "seq"), num (&r, 512)));
   assert_shape (&r, "e", "float32[batch,seq,768]");
-  s = get (&r, "f");
+  s = pv_test_inferred_shape (&r, "f");
   g_assert_true (s->dims[1] ==
                  pv_dim_max (r.pool, num (&r, 0),
                              pv_dim_sub (r.pool, pv_dim_min (r.pool, num (&r, 8), sym (&r, "seq")), num (&r, 2))));
-  s = get (&r, "h");
+  s = pv_test_inferred_shape (&r, "h");
   g_assert_true (s->dims[1] == pv_dim_ceil_div (r.pool, sym (&r, "seq"), 2));
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_slice_constant_and_contents (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "20,10,5");
   pv_onnx_graph_add_input (g, "t", F, "batch,seq,12,64");
@@ -326,14 +262,14 @@ test_slice_constant_and_contents (void)
   node (g, "Slice", N ("x", "neg_st", "neg_en", "neg_ax", "neg_step"), N ("d"));
   node (g, "Shape", N ("t"), N ("ts"));
   node (g, "Slice", N ("ts", "two", "big"), N ("tail"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "a", "float32[20,10,1]");
   assert_shape (&r, "c", "float32[0,10,2]");
   assert_shape (&r, "d", "float32[7,10,5]"); /* 19, 16, ..., 1 */
   assert_shape (&r, "tail", "int64[2]");
   assert_data (&r, "tail", "{12,64}");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* Bounds computed at run time: x[:, :seq] on an axis of length seq, and a
@@ -341,10 +277,10 @@ test_slice_constant_and_contents (void)
 static void
 test_slice_runtime_bounds (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const PvValueShape *s;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "ids", I64, "batch,seq");
   pv_onnx_graph_add_input (g, "pos", F, "512,768");
@@ -357,33 +293,33 @@ test_slice_runtime_bounds (void)
   node (g, "Slice", N ("s", "one", "two"), N ("seqv"));
   node (g, "Slice", N ("pos", "zero", "seqv", "zero"), N ("p"));
   node (g, "Slice", N ("mask", "zero", "seqv", "three"), N ("m"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_data (&r, "seqv", "{seq}");
-  s = get (&r, "p");
+  s = pv_test_inferred_shape (&r, "p");
   g_assert_true (s->dims[0] == pv_dim_min (r.pool, sym (&r, "seq"), num (&r, 512)));
   g_assert_true (s->dims[1] == num (&r, 768));
   assert_shape (&r, "m", "float32[batch,1,seq,seq]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_slice_opset9_attributes (void)
 {
-  PvOnnxBuilder *b = new_builder (9);
+  PvOnnxBuilder *b = pv_test_builder_new (9);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   n = node (g, "Slice", N ("x"), N ("y"));
   pv_onnx_node_add_attr_ints (n, "starts", (const gint64[]) { 1, 0 }, 2);
   pv_onnx_node_add_attr_ints (n, "ends", (const gint64[]) { G_MAXINT64, 384 }, 2);
   pv_onnx_node_add_attr_ints (n, "axes", (const gint64[]) { 1, 2 }, 2);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[batch,seq-1,384]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- Concat, Gather ---- */
@@ -391,33 +327,33 @@ test_slice_opset9_attributes (void)
 static void
 test_concat_symbolic (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const PvValueShape *s;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "past", F, "batch,12,past_seq,64");
   pv_onnx_graph_add_input (g, "cur", F, "batch,12,seq,64");
   pv_onnx_graph_add_input (g, "k", F, "batch,12,seq,64");
   pv_onnx_node_add_attr_int (node (g, "Concat", N ("past", "cur"), N ("kv")), "axis", -2);
   pv_onnx_node_add_attr_int (node (g, "Concat", N ("cur", "k", "cur"), N ("three")), "axis", 2);
-  r = infer (b);
+  r = pv_test_infer (b);
 
-  s = get (&r, "kv");
+  s = pv_test_inferred_shape (&r, "kv");
   g_assert_cmpint (s->rank, ==, 4);
   g_assert_true (s->dims[2] == pv_dim_add (r.pool, sym (&r, "past_seq"), sym (&r, "seq")));
   g_assert_true (s->dims[0] == sym (&r, "batch"));
   g_assert_true (s->dims[3] == num (&r, 64));
   assert_shape (&r, "three", "float32[batch,12,3*seq,64]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_gather_shapes (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "emb", F, "30522,768");
   pv_onnx_graph_add_input (g, "ids", I64, "batch,seq");
@@ -428,13 +364,13 @@ test_gather_shapes (void)
   pv_onnx_node_add_attr_int (node (g, "Gather", N ("x", "last"), N ("cls")), "axis", 1);
   node (g, "Shape", N ("x"), N ("s"));
   node (g, "Gather", N ("s", "pick"), N ("p"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "e", "float32[batch,seq,768]");
   assert_shape (&r, "cls", "float32[batch,768]");
   assert_shape (&r, "p", "int64[2]");
   assert_data (&r, "p", "{768,batch}");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- Expand, Range, ConstantOfShape ---- */
@@ -442,9 +378,9 @@ test_gather_shapes (void)
 static void
 test_expand_with_initializer (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "3,1");
   pv_onnx_graph_add_input (g, "m", F, "batch,1,1,seq");
@@ -452,19 +388,19 @@ test_expand_with_initializer (void)
   add_ints (g, "s2", 4, (const gint64[]) { 1, 12, 1, 1 });
   node (g, "Expand", N ("x", "s"), N ("y"));
   node (g, "Expand", N ("m", "s2"), N ("mm"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[2,3,6]");
   assert_shape (&r, "mm", "float32[batch,12,1,seq]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_range (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_scalar (g, "zero", 0);
@@ -479,7 +415,7 @@ test_range (void)
   node (g, "Range", N ("zero", "seqlen", "one"), N ("pos"));
   node (g, "Range", N ("ten", "zero", "mone"), N ("down"));
   node (g, "Range", N ("five", "seqlen", "one"), N ("tail"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "r1", "int64[4]");
   assert_data (&r, "r1", "{0,3,6,9}");
@@ -487,20 +423,20 @@ test_range (void)
   assert_shape (&r, "down", "int64[10]");
   assert_data (&r, "down", "{10,9,8,7,6,5,4,3,2,1}");
   {
-    const PvValueShape *s = get (&r, "tail");
+    const PvValueShape *s = pv_test_inferred_shape (&r, "tail");
     g_assert_true (s->dims[0] == pv_dim_max (r.pool, num (&r, 0), pv_dim_sub (r.pool, sym (&r, "seq"), num (&r, 5))));
   }
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_constant_of_shape (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 one = 1;
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq");
   add_ints (g, "s", 2, (const gint64[]) { 2, 3 });
@@ -508,12 +444,12 @@ test_constant_of_shape (void)
   node (g, "ConstantOfShape", N ("xs"), N ("zeros"));
   n = node (g, "ConstantOfShape", N ("s"), N ("ones"));
   pv_onnx_node_add_attr_tensor_int64s (n, "value", (const gint64[]) { 1 }, 1, &one);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "zeros", "float32[batch,seq]");
   assert_shape (&r, "ones", "int64[2,3]");
   assert_data (&r, "ones", "{1,1,1,1,1,1}");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- data-dependent sizes ---- */
@@ -521,40 +457,40 @@ test_constant_of_shape (void)
 static void
 test_non_zero_and_top_k (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "3,4");
   pv_onnx_graph_add_input (g, "scores", F, "batch,100");
   add_ints (g, "k", 1, (const gint64[]) { 5 });
   node (g, "NonZero", N ("x"), N ("nz"));
   node (g, "TopK", N ("scores", "k"), N ("values", "indices"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "nz", "int64[2,nonzero_0]");
   assert_shape (&r, "values", "float32[batch,5]");
   assert_shape (&r, "indices", "int64[batch,5]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_top_k_opset1 (void)
 {
-  PvOnnxBuilder *b = new_builder (9);
+  PvOnnxBuilder *b = pv_test_builder_new (9);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "scores", F, "batch,100,7");
   n = node (g, "TopK", N ("scores"), N ("values", "indices"));
   pv_onnx_node_add_attr_int (n, "k", 3);
   pv_onnx_node_add_attr_int (n, "axis", 1);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "values", "float32[batch,3,7]");
   assert_shape (&r, "indices", "int64[batch,3,7]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- Squeeze, Unsqueeze ---- */
@@ -562,10 +498,10 @@ test_top_k_opset1 (void)
 static void
 test_squeeze_unsqueeze_opset11 (void)
 {
-  PvOnnxBuilder *b = new_builder (11);
+  PvOnnxBuilder *b = pv_test_builder_new (11);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,1,768");
   pv_onnx_graph_add_input (g, "c", F, "1,3,1,5");
@@ -576,22 +512,22 @@ test_squeeze_unsqueeze_opset11 (void)
   node (g, "Squeeze", N ("x"), N ("unknown"));
   n = node (g, "Unsqueeze", N ("u"), N ("un"));
   pv_onnx_node_add_attr_ints (n, "axes", (const gint64[]) { 0, -1 }, 2);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "sq", "float32[batch,768]");
   assert_shape (&r, "all", "float32[3,5]");
   /* No axes and a symbolic dim: which dims go is unknown. */
   assert_shape (&r, "unknown", "float32?");
   assert_shape (&r, "un", "float32[1,3,4,1]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_squeeze_unsqueeze_opset13 (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,1,768");
   pv_onnx_graph_add_input (g, "m", I64, "batch,seq");
@@ -599,11 +535,11 @@ test_squeeze_unsqueeze_opset13 (void)
   add_ints (g, "ax12", 2, (const gint64[]) { 1, 2 });
   node (g, "Squeeze", N ("x", "ax1"), N ("sq"));
   node (g, "Unsqueeze", N ("m", "ax12"), N ("mask4"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "sq", "float32[batch,768]");
   assert_shape (&r, "mask4", "int64[batch,1,1,seq]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- Split ---- */
@@ -611,10 +547,10 @@ test_squeeze_unsqueeze_opset13 (void)
 static void
 test_split_opsets (void)
 {
-  Inferred r;
+  PvTestInferred r;
 
   {
-    PvOnnxBuilder *b = new_builder (11);
+    PvOnnxBuilder *b = pv_test_builder_new (11);
     PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
     PvOnnxNode *n;
     pv_onnx_graph_add_input (g, "x", F, "batch,6");
@@ -623,26 +559,26 @@ test_split_opsets (void)
     pv_onnx_node_add_attr_int (n, "axis", 1);
     pv_onnx_node_add_attr_ints (n, "split", (const gint64[]) { 2, 4 }, 2);
     pv_onnx_node_add_attr_int (node (g, "Split", N ("qkv"), N ("q", "k", "v")), "axis", -1);
-    r = infer (b);
+    r = pv_test_infer (b);
     assert_shape (&r, "a", "float32[batch,2]");
     assert_shape (&r, "c", "float32[batch,4]");
     assert_shape (&r, "q", "float32[batch,seq,768]");
     assert_shape (&r, "v", "float32[batch,seq,768]");
-    inferred_clear (&r);
+    pv_test_inferred_clear (&r);
   }
   {
-    PvOnnxBuilder *b = new_builder (13);
+    PvOnnxBuilder *b = pv_test_builder_new (13);
     PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
     pv_onnx_graph_add_input (g, "x", F, "batch,6");
     add_ints (g, "sp", 2, (const gint64[]) { 1, 5 });
     pv_onnx_node_add_attr_int (node (g, "Split", N ("x", "sp"), N ("a", "c")), "axis", 1);
-    r = infer (b);
+    r = pv_test_infer (b);
     assert_shape (&r, "a", "float32[batch,1]");
     assert_shape (&r, "c", "float32[batch,5]");
-    inferred_clear (&r);
+    pv_test_inferred_clear (&r);
   }
   {
-    PvOnnxBuilder *b = new_builder (18);
+    PvOnnxBuilder *b = pv_test_builder_new (18);
     PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
     PvOnnxNode *n;
     pv_onnx_graph_add_input (g, "x", F, "batch,7");
@@ -653,17 +589,17 @@ test_split_opsets (void)
     n = node (g, "Split", N ("h"), N ("h1", "h2"));
     pv_onnx_node_add_attr_int (n, "axis", 1);
     pv_onnx_node_add_attr_int (n, "num_outputs", 2);
-    r = infer (b);
+    r = pv_test_infer (b);
     assert_shape (&r, "a", "float32[batch,3]");
     assert_shape (&r, "c", "float32[batch,3]");
     assert_shape (&r, "d", "float32[batch,1]");
     {
-      const PvValueShape *s1 = get (&r, "h1"), *s2 = get (&r, "h2");
+      const PvValueShape *s1 = pv_test_inferred_shape (&r, "h1"), *s2 = pv_test_inferred_shape (&r, "h2");
       const PvDimExpr *chunk = pv_dim_ceil_div (r.pool, sym (&r, "hidden"), 2);
       g_assert_true (s1->dims[1] == chunk);
       g_assert_true (s2->dims[1] == pv_dim_sub (r.pool, sym (&r, "hidden"), chunk));
     }
-    inferred_clear (&r);
+    pv_test_inferred_clear (&r);
   }
 }
 
@@ -672,10 +608,10 @@ test_split_opsets (void)
 static void
 test_resize_scales (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 four[] = { 4 };
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "1,3,h,w");
   pv_onnx_graph_add_input (g, "c", F, "1,3,5,7");
@@ -686,31 +622,31 @@ test_resize_scales (void)
   node (g, "Resize", N ("c", "", "down"), N ("z"));
   node (g, "Resize", N ("x", "", "", "sizes"), N ("s"));
   node (g, "Resize", N ("x", "", "down"), N ("unknown"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[1,3,2*h,2*w]");
   assert_shape (&r, "z", "float32[1,3,3,4]");
   assert_shape (&r, "s", "float32[1,3,32,48]");
   /* floor(h * 0.6) is not representable: fresh. */
   assert_shape (&r, "unknown", "float32[1,3,resize_0,resize_1]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_upsample_opset9 (void)
 {
-  PvOnnxBuilder *b = new_builder (9);
+  PvOnnxBuilder *b = pv_test_builder_new (9);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 four[] = { 4 };
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "n,3,h,w");
   pv_onnx_graph_add_initializer_floats (g, "sc", four, 1, (const float[]) { 1.0f, 1.0f, 2.0f, 3.0f });
   node (g, "Upsample", N ("x", "sc"), N ("y"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[n,3,2*h,3*w]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- layout ops ---- */
@@ -718,10 +654,10 @@ test_upsample_opset9 (void)
 static void
 test_transpose_flatten_pad_tile (void)
 {
-  PvOnnxBuilder *b = new_builder (13);
+  PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,12,64");
   pv_onnx_graph_add_input (g, "img", F, "n,3,h,w");
@@ -733,44 +669,44 @@ test_transpose_flatten_pad_tile (void)
   pv_onnx_node_add_attr_int (node (g, "Flatten", N ("x"), N ("f")), "axis", 2);
   node (g, "Pad", N ("img", "pads"), N ("p"));
   node (g, "Tile", N ("img", "reps"), N ("tl"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "t", "float32[batch,12,seq,64]");
   assert_shape (&r, "rev", "float32[64,12,seq,batch]");
   assert_shape (&r, "f", "float32[batch*seq,768]");
   assert_shape (&r, "p", "float32[n,3,h+2,w+4]");
   assert_shape (&r, "tl", "float32[n,6,h,w]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_shape_start_end (void)
 {
-  PvOnnxBuilder *b = new_builder (15);
+  PvOnnxBuilder *b = pv_test_builder_new (15);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   n = node (g, "Shape", N ("x"), N ("s"));
   pv_onnx_node_add_attr_int (n, "start", -2);
   node (g, "Size", N ("x"), N ("n"));
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "s", "int64[2]");
   assert_data (&r, "s", "{seq,768}");
   assert_shape (&r, "n", "int64[]");
   assert_data (&r, "n", "{768*batch*seq}");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
 test_pad_one_hot_and_misc (void)
 {
-  PvOnnxBuilder *b = new_builder (18);
+  PvOnnxBuilder *b = pv_test_builder_new (18);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "n,3,h,w");
   pv_onnx_graph_add_input (g, "ind", I64, "batch,seq");
@@ -787,16 +723,16 @@ test_pad_one_hot_and_misc (void)
   node (g, "SequenceLength", N ("sq"), N ("len"));
   n = node (g, "Compress", N ("x", "vals"), N ("cmp"));
   pv_onnx_node_add_attr_int (n, "axis", 1);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   /* axes (-1, 2): w gets 1 + 3, h gets 2 + 4 */
   assert_shape (&r, "p", "float32[n,3,h+6,w+4]");
   assert_shape (&r, "oh", "float32[batch,10,seq]");
   assert_shape (&r, "sel", "int64[nonmaxsuppression_0,3]");
-  g_assert_cmpint (get (&r, "sq")->kind, ==, PV_TYPE_SEQUENCE);
+  g_assert_cmpint (pv_test_inferred_shape (&r, "sq")->kind, ==, PV_TYPE_SEQUENCE);
   assert_shape (&r, "len", "int64[]");
   assert_shape (&r, "cmp", "float32[n,compress_0,h,w]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 /* ---- com.microsoft ---- */
@@ -804,7 +740,7 @@ test_pad_one_hot_and_misc (void)
 static PvOnnxBuilder *
 new_ms_builder (void)
 {
-  PvOnnxBuilder *b = new_builder (17);
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   pv_onnx_builder_add_opset (b, MS, 1);
   return b;
 }
@@ -816,7 +752,7 @@ test_attention (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
   const PvValueShape *s;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   pv_onnx_graph_add_input (g, "w", F, "768,2304");
@@ -833,11 +769,11 @@ test_attention (void)
   pv_onnx_node_set_domain (n, MS);
   pv_onnx_node_add_attr_int (n, "num_heads", 12);
   pv_onnx_node_add_attr_ints (n, "qkv_hidden_sizes", (const gint64[]) { 768, 768, 512 }, 3);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[batch,seq,768]");
   assert_shape (&r, "y2", "float32[batch,seq,768]");
-  s = get (&r, "present");
+  s = pv_test_inferred_shape (&r, "present");
   g_assert_cmpint (s->rank, ==, 5);
   g_assert_true (s->dims[0] == num (&r, 2));
   g_assert_true (s->dims[1] == sym (&r, "batch"));
@@ -845,7 +781,7 @@ test_attention (void)
   g_assert_true (s->dims[3] == pv_dim_add (r.pool, sym (&r, "past_seq"), sym (&r, "seq")));
   g_assert_true (s->dims[4] == num (&r, 64));
   assert_shape (&r, "y3", "float32[batch,seq,512]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -854,7 +790,7 @@ test_embed_layer_norm (void)
   PvOnnxBuilder *b = new_ms_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "ids", I32, "batch,seq");
   pv_onnx_graph_add_input (g, "seg", I32, "batch,seq");
@@ -867,12 +803,12 @@ test_embed_layer_norm (void)
   n = node (g, "EmbedLayerNormalization", N ("ids", "seg", "word", "pos", "segemb", "gamma", "beta", "mask"),
             N ("out", "mask_index", "sum"));
   pv_onnx_node_set_domain (n, MS);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "out", "float32[batch,seq,768]");
   assert_shape (&r, "mask_index", "int32[batch]");
   assert_shape (&r, "sum", "float32[batch,seq,768]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -882,7 +818,7 @@ test_contrib_misc (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
   const PvValueShape *s;
-  Inferred r;
+  PvTestInferred r;
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   pv_onnx_graph_add_input (g, "skip", F, "batch,seq,768");
@@ -904,7 +840,7 @@ test_contrib_misc (void)
   pv_onnx_node_add_attr_int (n, "num_heads", 12);
   n = node (g, "BiasSplitGelu", N ("img", "cb"), N ("bsg"));
   pv_onnx_node_set_domain (n, MS);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "ln", "float32[batch,seq,768]");
   assert_shape (&r, "mean", "float32[batch,seq,1]");
@@ -912,12 +848,12 @@ test_contrib_misc (void)
   assert_shape (&r, "mm", "float32[batch,seq,3072]");
   assert_shape (&r, "fg", "float32[batch,seq,3072]");
   assert_shape (&r, "mha", "float32[batch,seq,768]");
-  s = get (&r, "pres_k");
+  s = pv_test_inferred_shape (&r, "pres_k");
   g_assert_cmpint (s->rank, ==, 4);
   g_assert_true (s->dims[2] == pv_dim_add (r.pool, sym (&r, "past_seq"), sym (&r, "seq")));
   g_assert_true (s->dims[3] == num (&r, 64));
   assert_shape (&r, "bsg", "float32[n,s,640]");
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -926,7 +862,7 @@ test_group_query_attention (void)
   PvOnnxBuilder *b = new_ms_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  Inferred r;
+  PvTestInferred r;
 
   /* Packed QKV: (32 + 2*8) heads of 128. */
   pv_onnx_graph_add_input (g, "qkv", F, "batch,seq,6144");
@@ -938,16 +874,16 @@ test_group_query_attention (void)
   pv_onnx_node_set_domain (n, MS);
   pv_onnx_node_add_attr_int (n, "num_heads", 32);
   pv_onnx_node_add_attr_int (n, "kv_num_heads", 8);
-  r = infer (b);
+  r = pv_test_infer (b);
 
   assert_shape (&r, "o", "float32[batch,seq,4096]");
   {
-    const PvValueShape *s = get (&r, "pres_k");
+    const PvValueShape *s = pv_test_inferred_shape (&r, "pres_k");
     g_assert_cmpint (s->rank, ==, 4);
     g_assert_true (s->dims[1] == num (&r, 8));
     g_assert_true (s->dims[3] == num (&r, 128));
   }
-  inferred_clear (&r);
+  pv_test_inferred_clear (&r);
 }
 
 int

@@ -6,6 +6,7 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-test-model.h"
 #include "pv-ort-plan.h"
 #include "pv-shape-inference.h"
 
@@ -95,19 +96,6 @@ planned_free (Planned *t)
 }
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Planned, planned_free)
 
-static PvModel *
-load (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  PvModel *model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "test.onnx",
-                                             &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (model);
-  pv_onnx_builder_free (b);
-  return model;
-}
-
 /* A partition from text: streams separated by ';', each "D:name,name,..."
  * with D the device (0 CPU, 1 GPU). */
 typedef struct {
@@ -161,7 +149,7 @@ plan_with (PvOnnxBuilder *b, const char *spec, PvStreamRegistry registry)
   g_autoptr (GError) error = NULL;
   g_autoptr (TestPartition) partition = NULL;
 
-  t->model = load (b);
+  t->model = pv_test_load_built (b, "test.onnx");
   t->shapes = pv_shape_infer (t->model, NULL, &error);
   g_assert_no_error (error);
   if (spec)
@@ -1168,7 +1156,7 @@ test_partition_errors (void)
   node3 (g, "Exp", "n0", N ("x"), N ("a"));
   node3 (g, "NoKernel", "n1", N ("a"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
 
   empty = test_partition (m->graph, "0:n0,n1;0:");
   plan = pv_ort_plan_new (m->graph, NULL, &empty->partition, PV_REGISTRY_CPU, test_lookup, NULL, &error);

@@ -5,6 +5,7 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-test-model.h"
 #include "pv-partition-config.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
@@ -12,33 +13,12 @@
 #define T "`type`:`DeviceBasedPartitioner`"
 #define ALL "[`right`,`left`,`Add0`,`if`,`out`]"
 
-static PvModel *
-load (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  PvModel *model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "test.onnx",
-                                             &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (model);
-  pv_onnx_builder_free (b);
-  return model;
-}
-
-static PvOnnxBuilder *
-new_builder (void)
-{
-  PvOnnxBuilder *b = pv_onnx_builder_new (8, "planviz-test");
-  pv_onnx_builder_add_opset (b, "", 17);
-  return b;
-}
-
 /* Two branches joined by an unnamed Add, an If whose subgraphs read the sum,
  * and a tail: ORT's order is right, left, Add0, if, out. */
 static PvModel *
 model_branches (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
   PvOnnxNode *if_node;
@@ -57,14 +37,14 @@ model_branches (void)
   pv_onnx_node_add_attr_graph (if_node, "else_branch", else_g);
   pv_onnx_graph_add_node (g, "Relu", "out", N ("y"), N ("z"));
   pv_onnx_graph_add_output (g, "z", F, "4");
-  return load (b);
+  return pv_test_load_built (b, "test.onnx");
 }
 
 /* n0 -> n1 -> ... */
 static PvModel *
 model_chain (int n)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
 
   pv_onnx_graph_add_input (g, "v0", F, "4");
@@ -79,14 +59,14 @@ model_chain (int n)
     g_autofree char *out = g_strdup_printf ("v%d", n);
     pv_onnx_graph_add_output (g, out, F, "4");
   }
-  return load (b);
+  return pv_test_load_built (b, "test.onnx");
 }
 
 /* A chain of nodes with the given names (NULL: unnamed Relu). */
 static PvModel *
 model_named (const char *const *names, int n)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
 
   pv_onnx_graph_add_input (g, "v0", F, "4");
@@ -100,14 +80,14 @@ model_named (const char *const *names, int n)
     g_autofree char *out = g_strdup_printf ("v%d", n);
     pv_onnx_graph_add_output (g, out, F, "4");
   }
-  return load (b);
+  return pv_test_load_built (b, "test.onnx");
 }
 
 /* Only a Constant, which ORT turns into an initializer: no nodes at all. */
 static PvModel *
 model_empty (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 dims[] = { 2 };
   const float values[] = { 1, 2 };
@@ -115,7 +95,7 @@ model_empty (void)
 
   pv_onnx_node_add_attr_tensor_floats (c, "value", dims, 1, values);
   pv_onnx_graph_add_output (g, "k", F, "2");
-  return load (b);
+  return pv_test_load_built (b, "test.onnx");
 }
 
 /* `quotes` -> "quotes" (configs are easier to read that way). */

@@ -5,23 +5,13 @@
 #include "pv-model-loader.h"
 #include "pv-offset-planner.h"
 #include "pv-onnx-builder.h"
+#include "pv-test-model.h"
 #include "pv-plan-checker.h"
 #include "pv-random-graph.h"
 #include "pv-slot-planner.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
-
-static PvModel *
-load (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  PvModel *m = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "t.onnx", &error);
-  g_assert_no_error (error);
-  pv_onnx_builder_free (b);
-  return m;
-}
 
 /* x -> a -> b -> c -> y (graph output) */
 static PvModel *
@@ -36,7 +26,7 @@ chain (void)
   pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("c"));
   pv_onnx_graph_add_node (g, "Relu", "n3", N ("c"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  return load (b);
+  return pv_test_load_built (b, "test.onnx");
 }
 
 typedef struct {
@@ -141,7 +131,7 @@ test_graph_output_reused_caught (void)
   pv_onnx_graph_add_node (g, "Neg", "n2", N ("a"), N ("y"));
   pv_onnx_graph_add_output (g, "out", F, "4");
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   p = empty_plan (m);
   put (m, &p, "out", 0, 0, 16);
   put (m, &p, "a", 1, 0, 16);
@@ -195,7 +185,7 @@ test_cross_stream (void)
   pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("b"));   /* stream 1 */
   pv_onnx_graph_add_node (g, "Add", "n3", N ("b", "c"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   n0 = pv_graph_find_node (m->graph, "n0");
   n1 = pv_graph_find_node (m->graph, "n1");
   n2 = pv_graph_find_node (m->graph, "n2");

@@ -4,29 +4,11 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-test-model.h"
 #include "pv-shape-inference.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
-
-static PvModel *
-load (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  PvModel *m = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "t.onnx", &error);
-  g_assert_no_error (error);
-  pv_onnx_builder_free (b);
-  return m;
-}
-
-static PvOnnxBuilder *
-new_builder (void)
-{
-  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
-  pv_onnx_builder_add_opset (b, "", 17);
-  return b;
-}
 
 static char *
 shape_of (const PvShapeInfo *info, const PvModel *m, const char *name)
@@ -57,7 +39,7 @@ bytes_of (const PvShapeInfo *info, const PvModel *m, const char *name)
 static void
 test_input_symbols (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (PvShapeInfo) info = NULL;
@@ -68,7 +50,7 @@ test_input_symbols (void)
   pv_onnx_graph_add_input (g, "other", F, "n,3");
   pv_onnx_graph_add_node (g, "Add", "add", N ("input", "other"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, NULL);
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   info = pv_shape_infer (m, NULL, &error);
   g_assert_no_error (error);
   x = shape_of (info, m, "input");
@@ -81,7 +63,7 @@ test_input_symbols (void)
 static void
 test_input_shape_override (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (PvShapeInfo) info = NULL;
@@ -96,7 +78,7 @@ test_input_shape_override (void)
   pv_onnx_graph_add_input (g, "mask", F, "batch,seq");
   pv_onnx_graph_add_node (g, "Mul", "mul", N ("ids", "mask"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "batch,seq");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   g_array_append_vals (dims, d, 2);
   g_hash_table_insert (shapes, "ids", dims);
   options.input_shapes = shapes;
@@ -126,7 +108,7 @@ test_input_shape_override (void)
 static void
 test_merge_with_stated (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (PvShapeInfo) info = NULL;
@@ -143,7 +125,7 @@ test_merge_with_stated (void)
   /* Relu's rule says [2,7]; the model claims [2,8]. */
   pv_onnx_graph_add_node (g, "Relu", "relu", N ("u"), N ("r"));
   pv_onnx_graph_add_output (g, "r", F, "2,8");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   info = pv_shape_infer (m, NULL, &error);
   g_assert_no_error (error);
   u = shape_of (info, m, "u");
@@ -165,7 +147,7 @@ test_merge_with_stated (void)
 static void
 test_sizes_and_bounds (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (PvShapeInfo) info = NULL;
@@ -185,7 +167,7 @@ test_sizes_and_bounds (void)
   pv_onnx_graph_add_output (g, "q2", ONNX__TENSOR_PROTO__DATA_TYPE__INT4, NULL);
   pv_onnx_graph_add_output (g, "s2", ONNX__TENSOR_PROTO__DATA_TYPE__STRING, NULL);
   pv_onnx_graph_add_output (g, "x2", F, NULL);
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   info = pv_shape_infer (m, NULL, &error);
   g_assert_no_error (error);
   b4 = bytes_of (info, m, "q2");
@@ -210,7 +192,7 @@ test_sizes_and_bounds (void)
 static void
 test_exporter_reshape_chain (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (PvShapeInfo) info = NULL;
@@ -240,7 +222,7 @@ test_exporter_reshape_chain (void)
   pv_onnx_node_add_attr_int ((PvOnnxNode *) g->node[g->n_node - 1], "axis", 0);
   pv_onnx_graph_add_node (g, "Reshape", "reshape", N ("x", "shape4"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, NULL);
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   info = pv_shape_infer (m, NULL, &error);
   g_assert_no_error (error);
   y = shape_of (info, m, "y");

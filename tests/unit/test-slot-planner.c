@@ -1,29 +1,11 @@
 /* The slot planner's documented behaviours (reference design 2). */
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-test-model.h"
 #include "pv-slot-planner.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
-
-static PvModel *
-load (PvOnnxBuilder *b)
-{
-  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
-  g_autoptr (GError) error = NULL;
-  PvModel *m = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "t.onnx", &error);
-  g_assert_no_error (error);
-  pv_onnx_builder_free (b);
-  return m;
-}
-
-static PvOnnxBuilder *
-new_builder (void)
-{
-  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
-  pv_onnx_builder_add_opset (b, "", 17);
-  return b;
-}
 
 /* Sizes from a table "name" -> bytes; absent names are unknown; "str" has none. */
 static PvSizeResult
@@ -58,7 +40,7 @@ slot (const PvSlotPlan *p, const PvModel *m, const char *name)
 static PvModel *
 chain_model (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   pv_onnx_graph_add_input (g, "x", F, "25");
   pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
@@ -66,7 +48,7 @@ chain_model (void)
   pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("c"));
   pv_onnx_graph_add_node (g, "Relu", "n3", N ("c"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "25");
-  return load (b);
+  return pv_test_load_built (b, "test.onnx");
 }
 
 static GHashTable *
@@ -128,7 +110,7 @@ test_include_graph_inputs (void)
 static void
 test_best_fit_tie_breaks (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (GHashTable) sizes = NULL;
@@ -142,7 +124,7 @@ test_best_fit_tie_breaks (void)
   pv_onnx_graph_add_node (g, "Sum", "join", N ("p", "q", "r"), N ("s"));
   pv_onnx_graph_add_node (g, "Relu", "n4", N ("s"), N ("t"));
   pv_onnx_graph_add_output (g, "t", F, "1");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   sizes = sizes_of ("p", 300u, "q", 200u, "r", 200u, "s", 10u, "t", 150u, NULL);
   p = plan_with (m, sizes, NULL, FALSE);
   g_assert_cmpint (slot (p, m, "p"), ==, 0);
@@ -157,7 +139,7 @@ test_best_fit_tie_breaks (void)
 static void
 test_graph_outputs_not_recycled (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (GHashTable) sizes = NULL;
@@ -172,7 +154,7 @@ test_graph_outputs_not_recycled (void)
   pv_onnx_graph_add_node (g, "Relu", "n3", N ("b"), N ("late"));
   pv_onnx_graph_add_output (g, "early", F, "1");
   pv_onnx_graph_add_output (g, "late", F, "1");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   sizes = sizes_of ("early", 64u, "a", 64u, "b", 64u, "late", 64u, NULL);
   p = plan_with (m, sizes, NULL, FALSE);
   /* b would reuse early's slot after n1 if early were an ordinary value. */
@@ -186,7 +168,7 @@ test_graph_outputs_not_recycled (void)
 static void
 test_views_share_root (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (GHashTable) sizes = NULL;
@@ -201,7 +183,7 @@ test_views_share_root (void)
   pv_onnx_graph_add_node (g, "Relu", "n2", N ("x"), N ("other"));
   pv_onnx_graph_add_node (g, "Add", "n3", N ("view", "other"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   views = g_new (int, m->graph->n_values);
   for (int v = 0; v < m->graph->n_values; v++)
     views[v] = -1;
@@ -239,7 +221,7 @@ test_deferred (void)
 static void
 test_peak_at_bounds (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (PvShapeInfo) shapes = NULL;
@@ -253,7 +235,7 @@ test_peak_at_bounds (void)
   pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
   pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "batch,seq");
-  m = load (b);
+  m = pv_test_load_built (b, "test.onnx");
   shapes = pv_shape_infer (m, NULL, &error);
   g_assert_no_error (error);
   g_hash_table_insert (bounds, "batch", g_memdup2 (&two, sizeof two));

@@ -1,0 +1,71 @@
+/* pv-test-model.c: models built in tests, loaded (and inferred) in one call. */
+#include "pv-test-model.h"
+
+PvOnnxBuilder *
+pv_test_builder_new (gint64 opset)
+{
+  PvOnnxBuilder *builder = pv_onnx_builder_new (8, "planviz-test");
+
+  pv_onnx_builder_add_opset (builder, "", opset);
+  return builder;
+}
+
+PvModel *
+pv_test_load_built (PvOnnxBuilder *builder, const char *name)
+{
+  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (builder);
+  g_autoptr (GError) error = NULL;
+  PvModel *model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), name, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  pv_onnx_builder_free (builder);
+  return model;
+}
+
+PvTestInferred
+pv_test_infer (PvOnnxBuilder *builder)
+{
+  g_autoptr (GError) error = NULL;
+  PvTestInferred inferred;
+
+  inferred.model = pv_test_load_built (builder, "test.onnx");
+  inferred.info = pv_shape_infer (inferred.model, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (inferred.info);
+  inferred.pool = pv_shape_info_get_pool (inferred.info);
+  return inferred;
+}
+
+void
+pv_test_inferred_clear (PvTestInferred *inferred)
+{
+  pv_shape_info_free (inferred->info);
+  pv_model_free (inferred->model);
+}
+
+const PvValueShape *
+pv_test_inferred_shape (const PvTestInferred *inferred, const char *name)
+{
+  int v = pv_graph_find_value (inferred->model->graph, name);
+  const PvValueShape *shape;
+
+  g_assert_cmpint (v, >=, 0);
+  shape = pv_shape_info_get (inferred->info, inferred->model->graph, v);
+  g_assert_nonnull (shape);
+  return shape;
+}
+
+char *
+pv_test_dims_text (const PvDimExpr *const *dims, int n, const char *open, const char *close)
+{
+  GString *text = g_string_new (open);
+
+  for (int i = 0; i < n; i++)
+    {
+      g_autofree char *dim = pv_dim_to_string (dims[i]);
+      g_string_append_printf (text, "%s%s", i ? "," : "", dim);
+    }
+  g_string_append (text, close);
+  return g_string_free (text, FALSE);
+}

@@ -1,0 +1,37 @@
+/* pv-test-model.h: models built in tests, loaded (and inferred) in one call.
+ *
+ * Needs the planner: compiled into the targets that link it (see
+ * pv_test_support_src in meson.build), never into the builder's library. */
+#pragma once
+
+#include "pv-model-loader.h"
+#include "pv-onnx-builder.h"
+#include "pv-shape-inference.h"
+
+G_BEGIN_DECLS
+
+/* A builder for IR 8 with the default ONNX domain at @opset. */
+PvOnnxBuilder *pv_test_builder_new (gint64 opset);
+
+/* Packs @builder, frees it and loads the bytes as "@name". Asserts that the
+ * model loads. */
+PvModel *pv_test_load_built (PvOnnxBuilder *builder, const char *name);
+
+/* A built model with its shape inference. */
+typedef struct {
+  PvModel *model;
+  PvShapeInfo *info;
+  PvDimPool *pool;             /* the inference's own: build expected dims here */
+} PvTestInferred;
+
+/* Loads @builder (freed) and infers shapes without bounds; asserts both work. */
+PvTestInferred pv_test_infer (PvOnnxBuilder *builder);
+void pv_test_inferred_clear (PvTestInferred *inferred);
+
+/* The inferred shape of value @name; asserts that it exists. */
+const PvValueShape *pv_test_inferred_shape (const PvTestInferred *inferred, const char *name);
+
+/* @dims as "@open a,b,c @close", e.g. "[batch,seq-1,768]". */
+char *pv_test_dims_text (const PvDimExpr *const *dims, int n, const char *open, const char *close);
+
+G_END_DECLS

@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pv-cli.h"
-#include "pv-model-loader.h"
-#include "pv-session.h"
+#include "pv-cli-session.h"
 #include "pv-timeline-renderer.h"
 
 int pv_cli_render (int argc, char **argv);
@@ -80,11 +78,9 @@ write_output (PvTimelineRenderer *renderer, const char *path, OutFormat format, 
 int
 pv_cli_render (int argc, char **argv)
 {
-  g_autofree char *planner = NULL, *output = NULL, *colour = NULL, *range = NULL, *partition = NULL;
-  g_autofree char *kernel_defs = NULL, *registry = NULL, *gpu_ops = NULL;
-  g_autofree int *devices = NULL;
-  g_auto (GStrv) bound_specs = NULL, input_specs = NULL, device_specs = NULL;
-  int status = PV_CLI_OK;
+  g_autofree char *planner = NULL, *output = NULL, *colour = NULL, *range = NULL;
+  g_auto (PvCliPlanArgs) args = { 0 };
+  int status;
   int width = 1400, height = 0;
   gboolean no_legend = FALSE, no_arrows = FALSE;
   GOptionEntry entries[] = {
@@ -92,16 +88,6 @@ pv_cli_render (int argc, char **argv)
     { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
       "Memory lanes: slots (one lane per slot), arena (offsets in one arena) or ort (ONNX Runtime's buffers)",
       "PLANNER" },
-    { "bound", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &bound_specs, "Give a symbolic dim a value (repeatable)", "SYMBOL=N" },
-    { "input-shape", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &input_specs, "Fix a graph input's dims (repeatable)",
-      "NAME=D1,D2,…" },
-    { "partition", 0, 0, G_OPTION_ARG_FILENAME, &partition, "ONNX Runtime partition config (streams) to plan with",
-      "FILE" },
-    { "registry", 0, 0, G_OPTION_ARG_STRING, &registry, "Stream wait handles: cpu (default) or cuda", "cpu|cuda" },
-    { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &device_specs, "Run a node on a device (repeatable)", "NODE=1" },
-    { "gpu-ops", 0, 0, G_OPTION_ARG_STRING, &gpu_ops, "Nodes of these op types run on the GPU (1)", "OP,OP,…" },
-    { "kernel-defs", 'k', 0, G_OPTION_ARG_FILENAME, &kernel_defs, "Kernel behaviour table replacing built-in entries",
-      "FILE" },
     { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Width in pixels (default 1400)", "W" },
     { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: everything)", "H" },
     { "colour", 'c', 0, G_OPTION_ARG_STRING, &colour, "Colour values by op (default) or kind (ORT's AllocKind)",
@@ -113,15 +99,11 @@ pv_cli_render (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context =
     g_option_context_new ("MODEL.onnx -o OUT.png|OUT.svg|OUT.pdf — draw the timeline: streams, live bytes, memory");
-  g_autoptr (GError) error = NULL;
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvKernelTable) kernels = NULL;
   g_autoptr (PvSession) session = NULL;
-  g_autoptr (GHashTable) bounds = NULL, input_shapes = NULL;
   g_autoptr (PvTimelineModel) timeline = NULL;
   g_autoptr (PvTimelineRenderer) renderer = NULL;
-  g_autofree char *partition_text = NULL;
-  gsize partition_len = 0;
   PvSessionOptions options = { 0 };
   PvTimelineSource source;
   PvTimelineOptions view;
@@ -129,6 +111,7 @@ pv_cli_render (int argc, char **argv)
   double t0 = 0, t1 = 0;
 
   g_option_context_add_main_entries (context, entries, NULL);
+  pv_cli_plan_args_add_entries (&args, context);
   if (!pv_cli_parse (context, &argc, &argv))
     return PV_CLI_USAGE;
   if (argc != 2)
@@ -172,41 +155,11 @@ pv_cli_render (int argc, char **argv)
       g_printerr ("planviz-cli render: --width must be 320–%d and --height 200–%d\n", MAX_SIDE, MAX_SIDE);
       return PV_CLI_USAGE;
     }
-  if (registry && g_strcmp0 (registry, "cpu") != 0 && g_strcmp0 (registry, "cuda") != 0)
-    {
-      g_printerr ("planviz-cli render: unknown registry “%s” (cpu, cuda)\n", registry);
-      return PV_CLI_USAGE;
-    }
   view.show_legend = !no_legend;
   view.arrows = no_arrows ? 0 : PV_TIMELINE_ARROW_ALL;
-  bounds = pv_cli_parse_bounds (bound_specs);
-  input_shapes = pv_cli_parse_input_shapes (input_specs);
-  if (bounds == NULL || input_shapes == NULL)
-    return PV_CLI_USAGE;
-  if (partition && !g_file_get_contents (partition, &partition_text, &partition_len, &error))
-    {
-      g_printerr ("planviz-cli: %s\n", error->message);
-      return PV_CLI_BAD_INPUT;
-    }
-
-  model = pv_model_load_from_file (argv[1], &error);
-  if (model && !pv_cli_node_devices (model->graph, gpu_ops, device_specs, &devices, &status))
+  status = pv_cli_plan_session ("render", argv[1], &args, &options, &model, &kernels, &session);
+  if (status != PV_CLI_OK)
     return status;
-  kernels = model ? pv_kernel_table_new_default (&error) : NULL;
-  if (kernels && kernel_defs && !pv_kernel_table_merge_file (kernels, kernel_defs, &error))
-    g_clear_pointer (&kernels, pv_kernel_table_free);
-  options.bounds = bounds;
-  options.input_shapes = input_shapes;
-  options.partition_text = partition_text;
-  options.partition_len = partition_len;
-  options.node_devices = devices;
-  options.registry = g_strcmp0 (registry, "cuda") == 0 ? PV_REGISTRY_CUDA : PV_REGISTRY_CPU;
-  session = kernels ? pv_session_new (model, kernels, &options, &error) : NULL;
-  if (session == NULL)
-    {
-      g_printerr ("planviz-cli: %s\n", error->message);
-      return PV_CLI_BAD_INPUT;
-    }
   if (session->ort == NULL && session->ort_error)
     g_printerr ("planviz-cli render: no ONNX Runtime plan (%s); drawing graph order\n", session->ort_error);
   if (session->slots->deferred && session->unbound_symbols)

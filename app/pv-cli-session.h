@@ -1,0 +1,37 @@
+/* pv-cli-session.h: what every planning command of planviz-cli shares — the
+ * options that say how to plan (--partition, --registry, --device,
+ * --gpu-ops, --bound, --input-shape, --kernel-defs) and turning them, with a
+ * model file, into a PvSession. */
+#pragma once
+
+#include "pv-cli.h"
+#include "pv-model-loader.h"
+#include "pv-session.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *partition;
+  char *registry;
+  char *gpu_ops;
+  char *kernel_defs;
+  char **device_specs;
+  char **bound_specs;
+  char **input_specs;
+} PvCliPlanArgs;
+
+/* Adds the shared options to @context's main group, writing into @args. */
+void pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context);
+void pv_cli_plan_args_clear (PvCliPlanArgs *args);
+
+/* Checks @args, loads @model_path, reads the config and plans with
+ * @options (the caller's own fields set; the shared ones are filled in).
+ * Returns PV_CLI_OK with *model_out, *kernels_out and *session_out set, or
+ * prints why (prefixed by "planviz-cli @command") and returns the exit code. */
+int pv_cli_plan_session (const char *command, const char *model_path, const PvCliPlanArgs *args,
+                         PvSessionOptions *options, PvModel **model_out, PvKernelTable **kernels_out,
+                         PvSession **session_out);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PvCliPlanArgs, pv_cli_plan_args_clear)
+
+G_END_DECLS

@@ -77,6 +77,8 @@ void _pv_window_subgraph_init (PvWindow *self);
 void _pv_window_subgraph_dispose (PvWindow *self);
 /* The timeline of the graph shown (the main graph's or an open body's). */
 PvTimelineModel *_pv_window_shown_timeline (PvWindow *self);
+/* The plan or trace JSON of the graph shown; NULL without a plan. */
+char *_pv_window_export_shown (PvWindow *self, PvExportKind kind);
 void _pv_window_clear_pending (PvWindow *self);
 
 G_END_DECLS

@@ -29,6 +29,18 @@ _pv_window_shown_timeline (PvWindow *self)
   return pv_subgraph_nav_get_timeline (self->nav);
 }
 
+char *
+_pv_window_export_shown (PvWindow *self, PvExportKind kind)
+{
+  const PvSession *session = pv_subgraph_nav_get_session (self->nav);
+  PvPlannerKind planner = pv_document_get_planner (self->document);
+
+  if (session == NULL)
+    return NULL;
+  return kind == PV_EXPORT_TRACE_JSON ? pv_plan_export_trace (session, planner)
+                                      : pv_plan_export_json (session, planner);
+}
+
 static void
 nav_changed_cb (PvWindow *self, PvSubgraphNav *nav)
 {

@@ -750,8 +750,8 @@ pv_window_export (PvWindow *self, PvExportKind kind, GFile *file, GError **error
     case PV_EXPORT_PNG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PNG, error);
     case PV_EXPORT_SVG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_SVG, error);
     case PV_EXPORT_PDF: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PDF, error);
-    case PV_EXPORT_PLAN_JSON: text = pv_document_export_plan_json (self->document); break;
-    case PV_EXPORT_TRACE_JSON: text = pv_document_export_trace_json (self->document); break;
+    case PV_EXPORT_PLAN_JSON:
+    case PV_EXPORT_TRACE_JSON: text = _pv_window_export_shown (self, kind); break;
     default: g_return_val_if_reached (FALSE);
     }
   if (text == NULL)

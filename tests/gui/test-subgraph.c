@@ -6,6 +6,7 @@
  * double-click do), check what the timeline, the breadcrumb bar and the
  * Summary page show, go back, and re-plan with a body open. Each leaves a
  * screenshot. */
+#include <cjson/cJSON.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -105,6 +106,26 @@ test_open_body (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (pv_summary_view_get_value (summary, "Verdict"), ==, "Safe");
   g_assert_true (g_str_has_prefix (pv_summary_view_get_value (summary, "ONNX Runtime"), "Not used for subgraphs"));
   show_summary (fx);
+
+  /* Exports are of the graph shown. */
+  {
+    g_autofree char *path = g_build_filename (fx->tmpdir, "body.json", NULL);
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+    g_autoptr (GError) error = NULL;
+    g_autofree char *text = NULL;
+    cJSON *root;
+
+    g_assert_true (pv_window_export (fx->window, PV_EXPORT_PLAN_JSON, file, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    root = cJSON_Parse (text);
+    g_assert_nonnull (root);
+    g_assert_cmpstr (cJSON_GetStringValue (cJSON_GetObjectItem (root, "subgraph")), ==, "/Loop body");
+    g_assert_nonnull (strstr (text, "/cell/Sigmoid"));
+    g_assert_null (strstr (text, "/head/If"));
+    cJSON_Delete (root);
+    g_remove (path);
+  }
 }
 
 static void

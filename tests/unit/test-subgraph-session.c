@@ -295,6 +295,54 @@ test_partition_ignored (void)
   g_assert_cmpint (body->partition->n_streams, ==, 1);
 }
 
+/* Scan 9+: the body sees one slice of each scan input (the scan axis
+ * dropped, as pv-infer-control.c infers it) and the state as it is. */
+static void
+test_scan_body (void)
+{
+  g_autoptr (PvOnnxBuilder) b = pv_onnx_builder_new (8, "planviz-test");
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b), *body = pv_onnx_graph_new ("scan_body");
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = NULL;
+  g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (NULL);
+  g_autoptr (PvSession) parent = NULL, s = NULL;
+  PvOnnxNode *n;
+  int scan;
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (g, "init", F, "8");
+  pv_onnx_graph_add_input (g, "xs", F, "5,8");
+  pv_onnx_graph_add_input (body, "state_in", F, NULL);
+  pv_onnx_graph_add_input (body, "x_t", F, NULL);
+  pv_onnx_graph_add_node (body, "Add", "step_add", N ("state_in", "x_t"), N ("state_out"));
+  pv_onnx_graph_add_node (body, "Tanh", "step_tanh", N ("state_out"), N ("y_t"));
+  pv_onnx_graph_add_output (body, "state_out", F, NULL);
+  pv_onnx_graph_add_output (body, "y_t", F, NULL);
+  n = pv_onnx_graph_add_node (g, "Scan", "scan", N ("init", "xs"), N ("final", "ys"));
+  pv_onnx_node_add_attr_int (n, "num_scan_inputs", 1);
+  pv_onnx_node_add_attr_graph (n, "body", body);
+  pv_onnx_graph_add_output (g, "final", F, "8");
+  pv_onnx_graph_add_output (g, "ys", F, "5,8");
+  bytes = pv_onnx_builder_pack (b);
+  model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "scan", &error);
+  g_assert_no_error (error);
+
+  parent = main_session (model, kernels, NULL);
+  scan = node_id (model->graph, "scan");
+  s = pv_session_new_for_subgraph (parent, scan, 0, NULL, &error);
+  g_assert_no_error (error);
+  assert_body_plan (parent, s, scan, 0);
+  g_assert_cmpuint (value_bytes (s, "x_t"), ==, 32);   /* [8] of xs [5,8] */
+  g_assert_cmpuint (value_bytes (s, "state_out"), ==, 32);
+  g_assert_cmpint (value_plan (s, "x_t")->kind, ==, PV_ORT_ALLOC_PRE_EXISTING);
+  g_assert_cmpint (value_plan (s, "state_out")->kind, ==, PV_ORT_ALLOC_ALLOCATE_OUTPUT);
+  g_assert_cmpint (value_plan (s, "y_t")->kind, ==, PV_ORT_ALLOC_ALLOCATE_OUTPUT);
+  /* Not a Loop body: no kShare rule. */
+  for (int i = 0; i < s->ort->n_values; i++)
+    g_assert_cmpint (s->ort->values[i].kind, !=, PV_ORT_ALLOC_SHARE);
+}
+
 static void
 test_errors (void)
 {
@@ -430,6 +478,7 @@ main (int argc, char **argv)
   g_test_add_func ("/subgraph-session/loop-body", test_loop_body);
   g_test_add_func ("/subgraph-session/if-branches-and-nesting", test_if_branches_and_nesting);
   g_test_add_func ("/subgraph-session/partition-ignored", test_partition_ignored);
+  g_test_add_func ("/subgraph-session/scan-body", test_scan_body);
   g_test_add_func ("/subgraph-session/errors", test_errors);
   g_test_add_func ("/subgraph-session/samples", test_samples);
   g_test_add_func ("/subgraph-session/onnx-backend", test_onnx_backend);

@@ -95,11 +95,21 @@ rebuild_open_buttons (PvSubgraphBar *self)
 
   remove_children (self->open_box);
   self->n_open_buttons = 0;
-  if (graph == NULL || self->selected_node < 0 || self->selected_node >= graph->n_nodes)
+  if (graph == NULL)
     return;
-  node = &graph->nodes[self->selected_node];
-  if (node->n_subgraphs == 0)
-    return;
+  node = self->selected_node >= 0 && self->selected_node < graph->n_nodes ? &graph->nodes[self->selected_node] : NULL;
+  if (node == NULL || node->n_subgraphs == 0)
+    {
+      gboolean any = FALSE;
+      for (int n = 0; n < graph->n_nodes && !any; n++)
+        any = graph->nodes[n].n_subgraphs > 0;
+      label = gtk_label_new (any ? "Select an If, Loop or Scan to open its body" : NULL);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_set_visible (label, any);
+      gtk_box_append (GTK_BOX (self->open_box), label);
+      return;
+    }
   what = g_strdup_printf ("“%s” (%s)", node->name, node->op_type);
   label = gtk_label_new (what);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
@@ -237,7 +247,7 @@ pv_subgraph_bar_init (PvSubgraphBar *self)
   gtk_widget_set_parent (self->crumbs, widget);
 
   /* ORT's handling of bodies surprises: say it where the body is shown. */
-  self->note = gtk_label_new ("Planned on its own, one stream; partition config not applied");
+  self->note = gtk_label_new ("Own plan, one stream: partition config not applied");
   gtk_label_set_ellipsize (GTK_LABEL (self->note), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (self->note, "pv-subgraph-note");
   gtk_widget_set_visible (self->note, FALSE);

@@ -9,6 +9,9 @@ struct _PvSummaryView
   GtkWidget *scroller;
   GtkWidget *content;        /* rebuilt on every plan */
   GHashTable *values;        /* key -> value text, for tests and a11y */
+  const PvSession *subgraph; /* an open body shown instead of the plan session */
+  char *subgraph_title;
+  char *subgraph_note;
 };
 
 G_DEFINE_FINAL_TYPE (PvSummaryView, pv_summary_view, GTK_TYPE_WIDGET)
@@ -292,6 +295,13 @@ rebuild (PvSummaryView *self)
 
   s = self->document ? pv_document_get_plan_session (self->document) : NULL;
   latest = self->document ? pv_document_get_session (self->document) : NULL;
+  if (self->subgraph && s)
+    {
+      g_autofree char *text = g_strdup_printf ("%s. %s", self->subgraph_title, self->subgraph_note);
+      add_note (self, text, "pv-subgraph-summary-note");
+      s = self->subgraph;
+      latest = NULL;
+    }
   if (s == NULL)
     {
       if (latest && latest->ort == NULL && latest->ort_error)
@@ -311,13 +321,22 @@ rebuild (PvSummaryView *self)
     add_note (self, "The partition config is invalid: these are the numbers of the last valid plan.",
               "pv-stale-note");
   add_memory_section (self, s, kind);
+  if (s->ort == NULL)
+    {
+      /* A body ORT would not plan (the main graph always has a plan here). */
+      add_note (self, s->ort_error ? s->ort_error : "ONNX Runtime would not run this", "pv-stale-note");
+      return;
+    }
   add_execution_section (self, s);
   add_checker_section (self, s, kind);
   {
     GtkWidget *grid = add_section (self, "Partition");
     const PvPartitionCheck *check = latest ? latest->partition_check : s->partition_check;
     g_autofree char *timing = g_strdup_printf ("%.1f ms", s->plan_ms);
-    if (check)
+    if (s == self->subgraph)
+      add_row (self, grid, "ONNX Runtime", "Not used for subgraphs: one stream with ORT's default partition",
+               "allocation_planner.cc passes an empty config path when planning a subgraph");
+    else if (check)
       add_row (self, grid, "ONNX Runtime", check->summary, NULL);
     else
       add_row (self, grid, "ONNX Runtime", "Uses its default partition", NULL);
@@ -359,6 +378,19 @@ pv_summary_view_set_document (PvSummaryView *self, PvDocument *document)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
 
+void
+pv_summary_view_show_subgraph (PvSummaryView *self, const PvSession *session, const char *title, const char *note)
+{
+  g_return_if_fail (PV_IS_SUMMARY_VIEW (self));
+
+  self->subgraph = session;
+  g_free (self->subgraph_title);
+  self->subgraph_title = g_strdup (session && title ? title : "");
+  g_free (self->subgraph_note);
+  self->subgraph_note = g_strdup (session && note ? note : "");
+  rebuild (self);
+}
+
 const char *
 pv_summary_view_get_value (PvSummaryView *self, const char *key)
 {
@@ -386,6 +418,8 @@ pv_summary_view_finalize (GObject *object)
   PvSummaryView *self = (PvSummaryView *) object;
 
   g_clear_pointer (&self->values, g_hash_table_unref);
+  g_free (self->subgraph_title);
+  g_free (self->subgraph_note);
   G_OBJECT_CLASS (pv_summary_view_parent_class)->finalize (object);
 }
 

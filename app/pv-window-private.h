@@ -2,6 +2,8 @@
  * pv-window-actions.c. */
 #pragma once
 
+#include "pv-subgraph-bar.h"
+#include "pv-subgraph-nav.h"
 #include "pv-summary-view.h"
 #include "pv-window.h"
 
@@ -18,6 +20,7 @@ struct _PvWindow
   GtkApplicationWindow parent_instance;
 
   PvDocument *document;
+  PvSubgraphNav *nav;        /* which graph is shown: pv-window-subgraph.c */
   GCancellable *load_cancellable;
   char *error_message;
 
@@ -48,6 +51,7 @@ struct _PvWindow
   GtkStack *side_stack;
   PvPartitionEditor *editor;
   PvSummaryView *summary;
+  PvSubgraphBar *subgraph_bar;
 
   guint loading_delay;       /* shows the spinner page when loading is slow */
 
@@ -66,6 +70,15 @@ void _pv_window_confirm_then (PvWindow *self, PvPendingKind kind, GFile *file, G
  * runs the pending action. */
 void _pv_window_save_partition_interactive (PvWindow *self, gboolean choose);
 void _pv_window_run_pending (PvWindow *self);
+
+/* pv-window-subgraph.c */
+void _pv_window_class_subgraph_init (PvWindowClass *klass);
+void _pv_window_subgraph_init (PvWindow *self);
+void _pv_window_subgraph_dispose (PvWindow *self);
+/* The timeline of the graph shown (the main graph's or an open body's). */
+PvTimelineModel *_pv_window_shown_timeline (PvWindow *self);
+/* The plan or trace JSON of the graph shown; NULL without a plan. */
+char *_pv_window_export_shown (PvWindow *self, PvExportKind kind);
 void _pv_window_clear_pending (PvWindow *self);
 
 G_END_DECLS

@@ -151,7 +151,7 @@ document_loaded_cb (PvWindow *self, PvDocument *document)
 static void
 document_plan_changed_cb (PvWindow *self, PvDocument *document)
 {
-  pv_timeline_view_set_model (self->timeline, pv_document_get_timeline (document));
+  pv_timeline_view_set_model (self->timeline, _pv_window_shown_timeline (self));
   pv_timeline_view_set_dimmed (self->timeline, pv_document_get_stale (document));
   gtk_revealer_set_reveal_child (self->stale_revealer, pv_document_get_stale (document));
   gtk_label_set_text (self->stale_label,
@@ -426,6 +426,7 @@ pv_window_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   g_clear_handle_id (&self->loading_delay, g_source_remove);
   _pv_window_clear_pending (self);
+  _pv_window_subgraph_dispose (self);
   if (self->document)
     g_signal_handlers_disconnect_by_data (self->document, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_WINDOW);
@@ -577,6 +578,7 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.show-reuse-links", "show-reuse-links");
   gtk_widget_class_install_property_action (widget_class, "win.show-side-pane", "show-side-pane");
   _pv_window_class_actions_init (klass);
+  _pv_window_class_subgraph_init (klass);
 }
 
 static void
@@ -620,6 +622,7 @@ pv_window_init (PvWindow *self)
   g_signal_connect_object (drop, "drop", G_CALLBACK (drop_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
+  _pv_window_subgraph_init (self);
   document_planner_cb (self, NULL, self->document);
   rebuild_bounds (self);
   update_title (self);
@@ -677,7 +680,7 @@ pv_window_is_settled (PvWindow *self)
     return FALSE;
   if (self->error_message)
     return TRUE;
-  timeline = pv_document_get_timeline (self->document);
+  timeline = _pv_window_shown_timeline (self);
   if (timeline == NULL)
     return pv_document_get_model (self->document) != NULL || gtk_widget_get_mapped (GTK_WIDGET (self));
   return pv_timeline_view_get_model (self->timeline) == timeline &&
@@ -747,8 +750,8 @@ pv_window_export (PvWindow *self, PvExportKind kind, GFile *file, GError **error
     case PV_EXPORT_PNG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PNG, error);
     case PV_EXPORT_SVG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_SVG, error);
     case PV_EXPORT_PDF: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PDF, error);
-    case PV_EXPORT_PLAN_JSON: text = pv_document_export_plan_json (self->document); break;
-    case PV_EXPORT_TRACE_JSON: text = pv_document_export_trace_json (self->document); break;
+    case PV_EXPORT_PLAN_JSON:
+    case PV_EXPORT_TRACE_JSON: text = _pv_window_export_shown (self, kind); break;
     default: g_return_val_if_reached (FALSE);
     }
   if (text == NULL)

@@ -7,6 +7,8 @@
 #include "pv-application.h"
 #include "pv-document.h"
 #include "pv-partition-editor.h"
+#include "pv-subgraph-bar.h"
+#include "pv-subgraph-nav.h"
 #include "pv-summary-view.h"
 #include "pv-timeline-view.h"
 
@@ -30,6 +32,10 @@ PvDocument        *pv_window_get_document         (PvWindow       *self);
 PvTimelineView    *pv_window_get_timeline_view    (PvWindow       *self);
 PvPartitionEditor *pv_window_get_partition_editor (PvWindow       *self);
 PvSummaryView     *pv_window_get_summary_view     (PvWindow       *self);
+/* Which graph is shown (main graph or an open If/Loop/Scan body), and the
+ * breadcrumb bar above the timeline (pv-window-subgraph.c). */
+PvSubgraphNav     *pv_window_get_subgraph_nav     (PvWindow       *self);
+PvSubgraphBar     *pv_window_get_subgraph_bar     (PvWindow       *self);
 
 /* Loads @file (and @partition_file, may be NULL) in the background. When
  * the partition config has unsaved changes, asks first. */

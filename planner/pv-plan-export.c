@@ -103,7 +103,7 @@ step_kind_name (PvOrtStepKind kind)
 static void
 ort_plan_json (cJSON *root, const PvSession *s)
 {
-  const PvGraph *g = s->model->graph;
+  const PvGraph *g = s->graph;
   const PvOrtPlan *plan = s->ort;
   cJSON *values = cJSON_AddArrayToObject (root, "values");
   cJSON *streams = cJSON_AddArrayToObject (root, "streams");
@@ -174,12 +174,19 @@ ort_plan_json (cJSON *root, const PvSession *s)
 char *
 pv_plan_export_json (const PvSession *s, PvPlannerKind kind)
 {
-  const PvGraph *g = s->model->graph;
+  const PvGraph *g = s->graph;
   cJSON *root = cJSON_CreateObject ();
   char *text;
 
   cJSON_AddStringToObject (root, "planner", pv_planner_kind_name (kind));
   cJSON_AddStringToObject (root, "model", s->model->source_name);
+  if (g->parent)
+    {
+      /* A body planned on its own (pv_session_new_for_subgraph). */
+      g_autofree char *where = g_strdup_printf ("%s %s", g->parent->nodes[g->parent_node].name,
+                                                g->parent_attr ? g->parent_attr : "subgraph");
+      cJSON_AddStringToObject (root, "subgraph", where);
+    }
   if (kind == PV_PLANNER_ORT)
     {
       if (s->ort == NULL)
@@ -290,7 +297,7 @@ human_bytes (guint64 bytes)
 char *
 pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
 {
-  const PvGraph *g = s->model->graph;
+  const PvGraph *g = s->graph;
   GString *out = g_string_new (NULL);
 
   g_string_append_printf (out, "%s: %s planner\n", s->model->source_name,
@@ -421,7 +428,7 @@ trace_flow (cJSON *events, const char *ph, int id, int tid, double ts, const cha
 char *
 pv_plan_export_trace (const PvSession *s, PvPlannerKind kind)
 {
-  const PvGraph *g = s->model->graph;
+  const PvGraph *g = s->graph;
   const PvSchedule *sched = s->schedule;
   cJSON *root = cJSON_CreateObject ();
   cJSON *events = cJSON_AddArrayToObject (root, "traceEvents");

@@ -7,6 +7,8 @@
 #include "pv-kernel-adapter.h"
 #include "pv-value-aliases.h"
 
+G_DEFINE_QUARK (pv-session-error-quark, pv_session_error)
+
 void
 pv_session_free (PvSession *session)
 {
@@ -35,10 +37,30 @@ pv_session_free (PvSession *session)
 
 /* ---- ORT's plan, schedule and checks ---- */
 
-static void
-plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds)
+/* ORT plans a subgraph with an empty partition config path
+ * (allocation_planner.cc: `parent_node_ ? PathString{} : partition_config_file`):
+ * the default partition, one stream on the device of the node that owns the
+ * subgraph (pv_ort_plan_new_subgraph() puts every body node there). */
+static gboolean
+plan_ort_subgraph (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvOrtPlan *parent_plan,
+                   PvKernelAdapter *adapter)
 {
-  g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
+  g_autofree int *node_device = g_new (int, MAX (g->n_nodes, 1));
+  g_autoptr (GError) error = NULL;
+
+  for (int n = 0; n < g->n_nodes; n++)
+    node_device[n] = parent_plan->node_device[g->parent_node];
+  s->partition = pv_partition_config_default (g, node_device);
+  s->ort = pv_ort_plan_new_subgraph (g, s->shapes, parent_plan, options ? options->registry : PV_REGISTRY_CPU,
+                                     pv_kernel_adapter_lookup, adapter, &error);
+  if (s->ort == NULL)
+    s->ort_error = g_strdup (error->message);
+  return s->ort != NULL;
+}
+
+static gboolean
+plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, PvKernelAdapter *adapter)
+{
   g_autofree int *node_stream = g_new0 (int, MAX (g->n_nodes, 1));
   g_autofree int *stream_device = NULL;
   g_autoptr (GError) error = NULL;
@@ -52,7 +74,7 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
                              s->partition_check->verdict == PV_ORT_CRASHES))
     {
       s->ort_error = g_strdup (s->partition_check->summary);
-      return;
+      return FALSE;
     }
   if (s->partition_check && s->partition_check->effective && !s->partition_check->effective_is_default)
     config = s->partition_check->effective;
@@ -77,8 +99,22 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
   if (s->ort == NULL)
     {
       s->ort_error = g_strdup (error->message);
-      return;
+      return FALSE;
     }
+  return TRUE;
+}
+
+/* ORT's plan of @g (the main graph, or with @parent_plan a subgraph) and its
+ * simulated schedule. */
+static void
+plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds,
+          const PvOrtPlan *parent_plan)
+{
+  g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
+
+  if (!(parent_plan ? plan_ort_subgraph (s, g, options, parent_plan, adapter)
+                    : plan_ort_main (s, g, options, adapter)))
+    return;
 
   /* Sizes of every value that has one. */
   s->value_bytes = g_new0 (guint64, MAX (g->n_values, 1));
@@ -247,29 +283,21 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvCheckSche
   s->arena_check = pv_plan_check (g, schedule, place, s->view_source, NULL, need, 100);
 }
 
-PvSession *
-pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options, GError **error)
+/* Every plan of @s->graph; @s has its model, kernels and shapes. */
+static PvSession *
+plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan *parent_plan, gint64 t0)
 {
-  g_autoptr (PvSession) s = g_new0 (PvSession, 1);
-  const PvGraph *g = model->graph;
-  PvShapeOptions shape_options = { 0 };
-  PvShapeSizes sizes;
-  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (PvSession) s = session;
+  const PvGraph *g = s->graph;
   GHashTable *bounds = options ? options->bounds : NULL;
+  PvShapeSizes sizes;
 
-  s->model = model;
-  s->kernels = kernels;
-  shape_options.bounds = bounds;
-  shape_options.input_shapes = options ? options->input_shapes : NULL;
-  s->shapes = pv_shape_infer (model, &shape_options, error);
-  if (s->shapes == NULL)
-    return NULL;
-  s->view_source = pv_value_view_map (g, kernels);
-  s->inplace_source = pv_value_inplace_map (g, kernels);
+  s->view_source = pv_value_view_map (g, s->kernels);
+  s->inplace_source = pv_value_inplace_map (g, s->kernels);
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked. */
-  plan_ort (s, g, options, bounds);
+  plan_ort (s, g, options, bounds, parent_plan);
   {
     g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
     g_autoptr (PvHappensBefore) hb = NULL;
@@ -308,4 +336,67 @@ pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSess
   }
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;
   return g_steal_pointer (&s);
+}
+
+PvSession *
+pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options, GError **error)
+{
+  g_autoptr (PvSession) s = g_new0 (PvSession, 1);
+  PvShapeOptions shape_options = { 0 };
+  gint64 t0 = g_get_monotonic_time ();
+
+  s->model = model;
+  s->kernels = kernels;
+  s->graph = model->graph;
+  s->parent_node = s->subgraph_index = -1;
+  shape_options.bounds = options ? options->bounds : NULL;
+  shape_options.input_shapes = options ? options->input_shapes : NULL;
+  s->shapes = pv_shape_infer (model, &shape_options, error);
+  if (s->shapes == NULL)
+    return NULL;
+  return plan_graph (g_steal_pointer (&s), options, NULL, t0);
+}
+
+PvSession *
+pv_session_new_for_subgraph (const PvSession *parent, int node, int subgraph_index, const PvSessionOptions *options,
+                             GError **error)
+{
+  g_autoptr (PvSession) s = NULL;
+  const PvGraph *g;
+  const PvNode *owner;
+  gint64 t0 = g_get_monotonic_time ();
+
+  g_return_val_if_fail (parent != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (node < 0 || node >= parent->graph->n_nodes)
+    {
+      g_set_error (error, PV_SESSION_ERROR, PV_SESSION_ERROR_NO_SUBGRAPH, "graph “%s” has no node %d", parent->graph->name,
+                   node);
+      return NULL;
+    }
+  owner = &parent->graph->nodes[node];
+  if (subgraph_index < 0 || subgraph_index >= owner->n_subgraphs)
+    {
+      g_set_error (error, PV_SESSION_ERROR, PV_SESSION_ERROR_NO_SUBGRAPH, "node “%s” (%s) has no subgraph %d (it has %d)",
+                   owner->name, owner->op_type, subgraph_index, owner->n_subgraphs);
+      return NULL;
+    }
+  if (parent->ort == NULL)
+    {
+      /* ORT creates subgraph session states only once the outer one is made. */
+      g_set_error (error, PV_SESSION_ERROR, PV_SESSION_ERROR_NO_PARENT_PLAN,
+                   "ONNX Runtime would not run the graph that holds “%s”: %s", owner->name,
+                   parent->ort_error ? parent->ort_error : "it has no plan");
+      return NULL;
+    }
+  g = owner->subgraphs[subgraph_index];
+  s = g_new0 (PvSession, 1);
+  s->model = parent->model;
+  s->kernels = parent->kernels;
+  s->graph = g;
+  s->parent_node = node;
+  s->subgraph_index = subgraph_index;
+  s->shapes = pv_shape_info_ref (parent->shapes);
+  return plan_graph (g_steal_pointer (&s), options, parent->ort, t0);
 }

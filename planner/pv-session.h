@@ -18,6 +18,15 @@ G_BEGIN_DECLS
 
 #define PV_DEFAULT_ALIGNMENT 64
 
+#define PV_SESSION_ERROR (pv_session_error_quark ())
+
+typedef enum {
+  PV_SESSION_ERROR_NO_SUBGRAPH,     /* the (node, index) names no subgraph of the graph */
+  PV_SESSION_ERROR_NO_PARENT_PLAN,  /* ORT would not run the enclosing graph */
+} PvSessionError;
+
+GQuark pv_session_error_quark (void);
+
 typedef struct {
   GHashTable *bounds;            /* symbol -> gint64*, may be NULL */
   GHashTable *input_shapes;      /* graph input -> GArray of gint64, may be NULL */
@@ -32,8 +41,11 @@ typedef struct {
 
 typedef struct {
   const PvModel *model;          /* borrowed */
+  const PvGraph *graph;          /* the planned graph: model->graph, or a subgraph body (borrowed) */
+  int parent_node;               /* subgraph sessions: the owning node's id in graph->parent; else -1 */
+  int subgraph_index;            /* subgraph sessions: index in that node's subgraphs; else -1 */
   const PvKernelTable *kernels;  /* borrowed */
-  PvShapeInfo *shapes;
+  PvShapeInfo *shapes;           /* of the whole model; a subgraph session shares its parent's */
   int *view_source;              /* value -> aliased value (kernel Alias), -1 */
   int *inplace_source;           /* value -> input it may overwrite (MayInplace), -1 */
 
@@ -64,6 +76,34 @@ typedef struct {
 
 PvSession *pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options,
                            GError **error);
+
+/* Plans one subgraph body (If then_branch/else_branch, Loop body, Scan body)
+ * of @parent->graph as ONNX Runtime does: with a session state and plans of
+ * its own, as a separate graph. @node is a node id of @parent->graph and
+ * @subgraph_index indexes that node's subgraphs (attribute order). Nest by
+ * passing a subgraph session as @parent.
+ *
+ * What ORT does, and so the body plan does:
+ *   - the partition config is ignored: the body gets ORT's default partition,
+ *     one stream, every body node on the device of the owning node;
+ *   - the body's graph inputs and the outer-scope values it reads (its
+ *     owner's implicit inputs) are kPreExisting, located where @parent's ORT
+ *     plan put them; body outputs are kAllocateOutput (kShare for an
+ *     Identity of a pre-existing value in a Loop body).
+ * Shapes are @parent's inference of the body (pv-infer-control.c: outer
+ * values from the enclosing graph, Loop/Scan body inputs from the node's
+ * inputs), shared, not inferred again. @options gives bounds, alignment,
+ * registry, cost model and include_graph_inputs; its partition_text and
+ * node_devices are ignored (see above). @parent may be freed before the
+ * result: the result keeps what it needs except model and kernels, which
+ * must outlive it as for pv_session_new().
+ *
+ * Fails with PV_SESSION_ERROR when (@node, @subgraph_index) names no
+ * subgraph, or when @parent has no ORT plan (ORT would not run it). A body
+ * ORT itself would refuse to plan gives a session with ort == NULL and
+ * ort_error set, as pv_session_new() does. */
+PvSession *pv_session_new_for_subgraph (const PvSession *parent, int node, int subgraph_index,
+                                        const PvSessionOptions *options, GError **error);
 void pv_session_free (PvSession *session);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvSession, pv_session_free)
 

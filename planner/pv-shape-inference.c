@@ -26,6 +26,7 @@ struct _PvShapeInfo {
   GHashTable *rules;          /* "domain\nOp" -> PvInferFunc */
   GPtrArray *allocations;     /* dims/data arrays, freed with the info */
   const PvShapeOptions *options;
+  gint ref_count;             /* subgraph sessions share their parent's info */
 };
 
 struct _PvInferContext {
@@ -462,6 +463,7 @@ pv_shape_infer (const PvModel *model, const PvShapeOptions *options, GError **er
 {
   g_autoptr (PvShapeInfo) info = g_new0 (PvShapeInfo, 1);
 
+  info->ref_count = 1;
   info->pool = pv_dim_pool_new ();
   info->graphs = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, graph_shapes_free);
   info->warnings = g_ptr_array_new_with_free_func (g_free);
@@ -503,10 +505,18 @@ pv_shape_infer (const PvModel *model, const PvShapeOptions *options, GError **er
   return g_steal_pointer (&info);
 }
 
+PvShapeInfo *
+pv_shape_info_ref (PvShapeInfo *info)
+{
+  g_return_val_if_fail (info != NULL, NULL);
+  g_atomic_int_inc (&info->ref_count);
+  return info;
+}
+
 void
 pv_shape_info_free (PvShapeInfo *info)
 {
-  if (info == NULL)
+  if (info == NULL || !g_atomic_int_dec_and_test (&info->ref_count))
     return;
   g_clear_pointer (&info->graphs, g_hash_table_unref);
   g_clear_pointer (&info->warnings, g_ptr_array_unref);

@@ -54,6 +54,9 @@ typedef struct _PvShapeInfo PvShapeInfo;
  * in pv_shape_info_uncovered_ops(). Returns NULL with @error only when an
  * --input-shape names no graph input or gives the wrong rank. */
 PvShapeInfo *pv_shape_infer (const PvModel *model, const PvShapeOptions *options, GError **error);
+/* An info is immutable once inferred; sessions of a graph's subgraphs share
+ * it. pv_shape_info_free() drops one reference and frees at the last. */
+PvShapeInfo *pv_shape_info_ref (PvShapeInfo *info);
 void pv_shape_info_free (PvShapeInfo *info);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvShapeInfo, pv_shape_info_free)
 

@@ -975,7 +975,7 @@ pv_timeline_source_init_from_session (PvTimelineSource *source, const PvSession 
   g_return_if_fail (source != NULL && session != NULL);
 
   memset (source, 0, sizeof *source);
-  source->graph = session->model->graph;
+  source->graph = session->graph;
   if (session->ort && session->schedule)
     {
       source->ort = session->ort;

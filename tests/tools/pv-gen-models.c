@@ -564,6 +564,82 @@ build_loop (void)
   return gen_finish (&g);
 }
 
+/* A small recurrent cell: a Loop whose body holds an If (nested control
+ * flow), then an If on the main graph. Bodies read weights and values from
+ * the outer scope, as exporters emit them. */
+static PvOnnxBuilder *
+build_control_flow (void)
+{
+  Gen g;
+  PvOnnxGraph *root, *body, *then_branch, *else_branch;
+  const char *h0, *w_rec, *m, *a, *r, *positive, *cond, *state, *y, *flag;
+  PvOnnxNode *n;
+  const guint8 keep_going = 1;
+
+  gen_init (&g, 8);
+  root = g.graph;
+  pv_onnx_graph_add_input (root, "x", T_FLOAT, "1,16");
+  pv_onnx_graph_add_initializer_int64s (root, "trip_count", NULL, 0, (const gint64[]) { 4 });
+  pv_onnx_graph_add_initializer (root, "keep_going", T_BOOL, NULL, 0, &keep_going, 1);
+  h0 = OUT (node (&g, "/input", "MatMul", IN ("x", weight (&g, "input.weight", DIMS (16, 16), 0.0f, 0.25f))));
+  w_rec = weight (&g, "cell.weight", DIMS (16, 16), 0.0f, 0.25f);
+
+  /* The Loop body: state = relu-or-halve (state @ W + h0). */
+  g.graph = body = pv_onnx_graph_new ("loop_body");
+  pv_onnx_graph_add_input (body, "iteration_num", T_INT64, "");
+  pv_onnx_graph_add_input (body, "cond_in", T_BOOL, "");
+  pv_onnx_graph_add_input (body, "state_in", T_FLOAT, "1,16");
+  m = OUT (node (&g, "/cell", "MatMul", IN ("state_in", w_rec)));
+  a = OUT (node (&g, "/cell", "Add", IN (m, h0)));
+  n = node (&g, "/cell", "ReduceSum", IN (a));
+  pv_onnx_node_add_attr_int (n, "keepdims", 0);
+  r = OUT (n);
+  positive = OUT (node (&g, "/cell", "Greater", IN (r, const_f32_scalar (&g, "/cell", 0.0f))));
+  cond = OUT (node (&g, "/cell", "Identity", IN ("cond_in")));
+
+  g.graph = then_branch = pv_onnx_graph_new ("cell_then");
+  y = OUT (node (&g, "/cell/then", "Relu", IN (a)));
+  pv_onnx_graph_add_output (then_branch, y, T_FLOAT, "1,16");
+  g.graph = else_branch = pv_onnx_graph_new ("cell_else");
+  y = OUT (node (&g, "/cell/else", "Mul", IN (a, const_f32_scalar (&g, "/cell/else", 0.5f))));
+  y = OUT (node (&g, "/cell/else", "Tanh", IN (y)));
+  pv_onnx_graph_add_output (else_branch, y, T_FLOAT, "1,16");
+
+  g.graph = body;
+  n = node (&g, "/cell", "If", IN (positive));
+  pv_onnx_node_add_attr_graph (n, "then_branch", then_branch);
+  pv_onnx_node_add_attr_graph (n, "else_branch", else_branch);
+  state = OUT (n);
+  y = OUT (node (&g, "/cell", "Sigmoid", IN (state)));
+  pv_onnx_graph_add_output (body, cond, T_BOOL, "");
+  pv_onnx_graph_add_output (body, state, T_FLOAT, "1,16");
+  pv_onnx_graph_add_output (body, y, T_FLOAT, "1,16");
+
+  g.graph = root;
+  n = pv_onnx_graph_add_node (root, "Loop", "/Loop", IN ("trip_count", "keep_going", h0),
+                              IN ("/Loop_output_0", "gates"));
+  pv_onnx_node_add_attr_graph (n, "body", body);
+
+  /* Then a head chosen by the input's mean. */
+  n = node (&g, "", "ReduceMean", IN ("x"));
+  pv_onnx_node_add_attr_int (n, "keepdims", 0);
+  flag = OUT (node (&g, "", "Greater", IN (OUT (n), const_f32_scalar (&g, "", 0.0f))));
+  g.graph = then_branch = pv_onnx_graph_new ("head_then");
+  n = node (&g, "/head/then", "Softmax", IN ("/Loop_output_0"));
+  pv_onnx_node_add_attr_int (n, "axis", -1);
+  pv_onnx_graph_add_output (then_branch, OUT (n), T_FLOAT, "1,16");
+  g.graph = else_branch = pv_onnx_graph_new ("head_else");
+  y = OUT (node (&g, "/head/else", "Sigmoid", IN ("/Loop_output_0")));
+  pv_onnx_graph_add_output (else_branch, y, T_FLOAT, "1,16");
+  g.graph = root;
+  n = pv_onnx_graph_add_node (root, "If", "/head/If", IN (flag), IN ("output"));
+  pv_onnx_node_add_attr_graph (n, "then_branch", then_branch);
+  pv_onnx_node_add_attr_graph (n, "else_branch", else_branch);
+  pv_onnx_graph_add_output (root, "output", T_FLOAT, "1,16");
+  pv_onnx_graph_add_output (root, "gates", T_FLOAT, "4,1,16");
+  return gen_finish (&g);
+}
+
 typedef PvOnnxBuilder *(*SampleBuildFunc) (void);
 
 static const struct
@@ -577,6 +653,7 @@ static const struct
   { "if_outer_scope.onnx", build_if_outer_scope },
   { "wide_branches.onnx", build_wide_branches },
   { "loop.onnx", build_loop },
+  { "control_flow.onnx", build_control_flow },
 };
 
 /* Benchmark models */

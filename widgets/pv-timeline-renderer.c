@@ -153,6 +153,7 @@ struct _PvTimelineRenderer {
   PvTimelineModel *model;
   PvTimelineOptions options;
   char *font_family;
+  int *selected_nodes;          /* options.selected_nodes points here */
   PvTimelineViewport vp;
 
   /* layout */
@@ -393,6 +394,7 @@ pv_timeline_renderer_free (PvTimelineRenderer *self)
   if (self == NULL)
     return;
   clear_rows (self);
+  g_free (self->selected_nodes);
   g_array_unref (self->rows);
   g_array_unref (self->legend);
   g_array_unref (self->labels);
@@ -453,8 +455,14 @@ pv_timeline_renderer_set_options (PvTimelineRenderer *self, const PvTimelineOpti
       self->font_family = g_strdup (family);
       setup_fonts (self);
     }
+  g_free (self->selected_nodes);
+  self->selected_nodes = options->n_selected_nodes > 0
+                           ? g_memdup2 (options->selected_nodes, sizeof (int) * (gsize) options->n_selected_nodes)
+                           : NULL;
   self->options = *options;
   self->options.font_family = self->font_family;
+  self->options.selected_nodes = self->selected_nodes;
+  self->options.n_selected_nodes = self->selected_nodes ? options->n_selected_nodes : 0;
   if ((unsigned) self->options.memory_view >= PV_TIMELINE_N_MEMORY_VIEWS)
     self->options.memory_view = PV_TIMELINE_MEMORY_SLOTS;
   invalidate (self);
@@ -2245,6 +2253,25 @@ draw_highlight (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineSelection
     }
 }
 
+/* The other kernels of a multiple selection: the box outline only (the
+ * selection itself also marks its values). */
+static void
+draw_selected_kernels (PvTimelineRenderer *self, cairo_t *cr)
+{
+  const PvTimelineModel *m = self->model;
+  double x, y, w, h;
+
+  for (int i = 0; i < self->options.n_selected_nodes; i++)
+    {
+      int node = self->options.selected_nodes[i];
+      if (node < 0 || node >= m->graph->n_nodes ||
+          (self->options.selection.kind == PV_TIMELINE_HIT_KERNEL && self->options.selection.id == node))
+        continue;
+      if (kernel_rect (self, m->node_kernel[node], &x, &y, &w, &h) && x + w >= 0 && x <= self->vp.width)
+        outline_rect (cr, x, y, w, h, &c_accent, 2.5, FALSE);
+    }
+}
+
 /* ---- chrome: ruler, headers, legend ---- */
 
 static double
@@ -2731,6 +2758,7 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
   draw_arrows (self, cr);
   draw_highlight (self, cr, &self->options.hover, TRUE);
   draw_highlight (self, cr, &self->options.selection, FALSE);
+  draw_selected_kernels (self, cr);
   cairo_restore (cr);
 
   /* Lane headers: from the cache when the target allows. */
@@ -2887,6 +2915,15 @@ hit_mark (PvTimelineRenderer *self, const PvTimelineLane *lane, double row_y, do
         }
     }
   return best;
+}
+
+gboolean
+pv_timeline_renderer_get_kernel_rect (PvTimelineRenderer *self, int kernel, double *x, double *y, double *w, double *h)
+{
+  ensure_layout (self);
+  if (kernel >= self->model->n_kernels)
+    return FALSE;
+  return kernel_rect (self, kernel, x, y, w, h);
 }
 
 gboolean

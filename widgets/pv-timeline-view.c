@@ -585,18 +585,18 @@ build_move_menu (PvTimelineView *self)
   return G_MENU_MODEL (menu);
 }
 
-/* Opens the move menu at (@x, @y) for the selected kernels; a kernel under
- * the pointer that is not selected becomes the selection first. FALSE when
- * there is no kernel to move. */
+/* Opens the move menu under @at for the selected kernels; a kernel at its
+ * top left corner that is not selected becomes the selection first. FALSE
+ * when there is no kernel to move. */
 static gboolean
-context_menu_at (PvTimelineView *self, double x, double y)
+context_menu_at (PvTimelineView *self, const GdkRectangle *at)
 {
   g_autoptr (GMenuModel) model = NULL;
   PvTimelineHit hit;
 
   if (self->renderer == NULL || !self->model->has_plan)
     return FALSE;
-  if (pv_timeline_renderer_hit_test (self->renderer, x, y, &hit) && hit.kind == PV_TIMELINE_HIT_KERNEL &&
+  if (pv_timeline_renderer_hit_test (self->renderer, at->x, at->y, &hit) && hit.kind == PV_TIMELINE_HIT_KERNEL &&
       hit.node >= 0 && nodes_find (self->selected, hit.node) < 0)
     {
       PvTimelineSelection sel = selection_for_hit (&hit);
@@ -604,16 +604,15 @@ context_menu_at (PvTimelineView *self, double x, double y)
     }
   if (self->selected->len == 0)
     return FALSE;
+  /* A new popover for each menu: one whose model is replaced keeps the
+   * size of its first menu. */
+  g_clear_pointer (&self->menu, gtk_widget_unparent);
   model = build_move_menu (self);
-  if (self->menu == NULL)
-    {
-      self->menu = gtk_popover_menu_new_from_model (NULL);
-      gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
-      gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
-      gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
-    }
-  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->menu), model);
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  self->menu = gtk_popover_menu_new_from_model (model);
+  gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
+  gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), at);
   gtk_popover_popup (GTK_POPOVER (self->menu));
   return TRUE;
 }
@@ -667,7 +666,7 @@ drag_end_cb (PvTimelineView *self, double dx, double dy, GtkGestureDrag *gesture
       if (button == GDK_BUTTON_PRIMARY)
         select_at (self, x + dx, y + dy, state);
       else if (button == GDK_BUTTON_SECONDARY)
-        context_menu_at (self, x + dx, y + dy);
+        context_menu_at (self, &(GdkRectangle) { (int) (x + dx), (int) (y + dy), 1, 1 });
       return;
     }
   self->dragging = FALSE;
@@ -745,24 +744,29 @@ move_nodes_action (GtkWidget *widget, const char *name, GVariant *param)
   pv_timeline_view_request_move (PV_TIMELINE_VIEW (widget), g_variant_get_int32 (param));
 }
 
-/* Menu key, Shift+F10: the menu at the selected kernel (or the middle). */
+/* Menu key, Shift+F10: the menu under the selected kernel (or in the
+ * middle when it is out of sight). */
 static void
 context_menu_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   PvTimelineView *self = PV_TIMELINE_VIEW (widget);
-  double x = gtk_widget_get_width (widget) / 2.0, y = gtk_widget_get_height (widget) / 2.0;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  GdkRectangle at = { width / 2, height / 2, 1, 1 };
   double kx, ky, kw, kh;
 
   if (self->renderer == NULL)
     return;
   if (self->options.selection.kind == PV_TIMELINE_HIT_KERNEL &&
       pv_timeline_renderer_get_kernel_rect (self->renderer, self->model->node_kernel[self->options.selection.id],
-                                            &kx, &ky, &kw, &kh))
+                                            &kx, &ky, &kw, &kh) &&
+      kx + kw > 0 && kx < width && ky + kh > 0 && ky < height)
     {
-      x = CLAMP (kx + kw / 2, 0, gtk_widget_get_width (widget));
-      y = ky + kh / 2;
+      at.x = (int) MAX (kx, 0);
+      at.y = (int) ky;
+      at.width = (int) MAX (MIN (kx + kw, width) - at.x, 1);
+      at.height = (int) kh;
     }
-  if (!context_menu_at (self, x, y))
+  if (!context_menu_at (self, &at))
     gtk_widget_error_bell (widget);
 }
 
@@ -800,6 +804,9 @@ pv_timeline_view_size_allocate (GtkWidget *widget, int width, int height, int ba
   PvTimelineView *self = PV_TIMELINE_VIEW (widget);
   const PvTimelineViewport *vp;
 
+  /* A popover child is sized and placed by its parent's allocation. */
+  if (self->menu)
+    gtk_popover_present (GTK_POPOVER (self->menu));
   if (self->renderer == NULL)
     return;
   vp = pv_timeline_renderer_get_viewport (self->renderer);

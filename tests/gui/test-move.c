@@ -189,6 +189,51 @@ menu_mapped (Fixture *fx)
   return menu && gtk_widget_get_mapped (menu) && gtk_widget_get_width (menu) > 0;
 }
 
+/* The popover with its shadow: the bounds of what it draws, which reach
+ * past its allocation. */
+static void
+save_popover_png (GtkWidget *popover, const char *name)
+{
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (popover);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  graphene_rect_t bounds;
+
+  gdk_paintable_snapshot (paintable, snapshot, gdk_paintable_get_intrinsic_width (paintable),
+                          gdk_paintable_get_intrinsic_height (paintable));
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  gsk_render_node_get_bounds (node, &bounds);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (popover)), node, &bounds);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* The whole X screen, popups included (ImageMagick's import, when there). */
+static void
+save_screen_png (const char *name)
+{
+  g_autofree char *import = g_find_program_in_path ("import");
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { import, "-window", "root", path, NULL };
+  int status = 0;
+
+  if (import == NULL)
+    {
+      g_test_message ("no screen shot %s: ImageMagick's import is not installed", name);
+      return;
+    }
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status,
+                     &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_test_message ("no screen shot %s: %s", name, error->message);
+  else
+    g_test_message ("screenshot: %s", path);
+}
+
 static void
 test_context_menu (Fixture *fx, gconstpointer data)
 {
@@ -221,8 +266,53 @@ test_context_menu (Fixture *fx, gconstpointer data)
   /* The kernel runs on stream 1: the menu offers stream 0 and a new one. */
   g_assert_cmpstr (all, ==, "Move to Stream 0 · CPU|Move to New Stream|");
   spin (300);
-  save_widget_screenshot (menu, "move-context-menu-popover.png");
+  save_popover_png (menu, "move-context-menu-popover.png");
+  save_screen_png ("move-context-menu-screen.png");
   gtk_popover_popdown (GTK_POPOVER (menu));
+}
+
+/* Kernels of both streams selected: the menu offers both streams. */
+static void
+test_multi_select (Fixture *fx, gconstpointer data)
+{
+  const char *names[] = { "/branch1/relu1/Relu", "/branch2/conv2/Conv", "/branch0/conv/Conv" };
+  int ids[3];
+  GtkWidget *menu;
+  GMenuModel *model;
+  const int *nodes;
+  guint n;
+
+  open_model (fx, "wide_branches.onnx", TWO_STREAMS);
+  for (int i = 0; i < 3; i++)
+    ids[i] = node_id (fx, names[i]);
+  pv_timeline_view_set_selected_nodes (fx->view, ids, 3);
+  nodes = pv_timeline_view_get_selected_nodes (fx->view, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_true (nodes[0] < nodes[1] && nodes[1] < nodes[2]);
+  /* The last one given is the selection (the details follow it). */
+  g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->id, ==, ids[2]);
+
+  gtk_widget_grab_focus (GTK_WIDGET (fx->view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->view), "timeline.context-menu", NULL));
+  g_assert_true (wait_until (fx, menu_mapped));
+  menu = find_popover_menu (GTK_WIDGET (fx->view));
+  model = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu));
+  {
+    g_autoptr (GMenuModel) streams = g_menu_model_get_item_link (model, 0, G_MENU_LINK_SECTION);
+    g_assert_cmpint (g_menu_model_get_n_items (streams), ==, 2);
+  }
+  gtk_popover_popdown (GTK_POPOVER (menu));
+
+  /* A plain selection leaves one kernel selected. */
+  {
+    PvTimelineSelection sel = { PV_TIMELINE_HIT_KERNEL, ids[0] };
+    pv_timeline_view_set_selection (fx->view, &sel);
+    nodes = pv_timeline_view_get_selected_nodes (fx->view, &n);
+    g_assert_cmpuint (n, ==, 1);
+    g_assert_cmpint (nodes[0], ==, ids[0]);
+  }
+  /* Back to three for the screenshot: each box outlined. */
+  pv_timeline_view_set_selected_nodes (fx->view, ids, 3);
 }
 
 int
@@ -234,6 +324,7 @@ main (int argc, char **argv)
   ADD ("/move/to-new-stream", test_move_to_new_stream, NULL);
   ADD ("/move/invalid-text", test_move_invalid_text, NULL);
   ADD ("/move/context-menu", test_context_menu, NULL);
+  ADD ("/move/multi-select", test_multi_select, NULL);
 
   return gui_fixture_run ();
 }

@@ -222,6 +222,12 @@ update_accessible (PvTimelineView *self)
                                      self->model->n_streams == 1 ? "" : "s", self->model->n_kernels,
                                      self->dimmed ? ", outdated" : "", selected ? "; selected: " : "",
                                      selected ? selected : "");
+      if (self->selected->len > 1)
+        {
+          char *more = g_strdup_printf ("%s (%u kernels selected)", description, self->selected->len);
+          g_free (description);
+          description = more;
+        }
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
@@ -585,22 +591,28 @@ build_move_menu (PvTimelineView *self)
   return G_MENU_MODEL (menu);
 }
 
-/* Opens the move menu under @at for the selected kernels; a kernel at its
- * top left corner that is not selected becomes the selection first. FALSE
- * when there is no kernel to move. */
+/* Opens the move menu under @at for the selected kernels. With
+ * @on_kernel (a right-click), only over a kernel, which becomes the
+ * selection first unless it is selected. FALSE when there is nothing to
+ * move. */
 static gboolean
-context_menu_at (PvTimelineView *self, const GdkRectangle *at)
+context_menu_at (PvTimelineView *self, const GdkRectangle *at, gboolean on_kernel)
 {
   g_autoptr (GMenuModel) model = NULL;
   PvTimelineHit hit;
 
   if (self->renderer == NULL || !self->model->has_plan)
     return FALSE;
-  if (pv_timeline_renderer_hit_test (self->renderer, at->x, at->y, &hit) && hit.kind == PV_TIMELINE_HIT_KERNEL &&
-      hit.node >= 0 && nodes_find (self->selected, hit.node) < 0)
+  if (on_kernel)
     {
-      PvTimelineSelection sel = selection_for_hit (&hit);
-      set_selection_internal (self, &sel);
+      if (!pv_timeline_renderer_hit_test (self->renderer, at->x, at->y, &hit) || hit.kind != PV_TIMELINE_HIT_KERNEL ||
+          hit.node < 0)
+        return FALSE;
+      if (nodes_find (self->selected, hit.node) < 0)
+        {
+          PvTimelineSelection sel = selection_for_hit (&hit);
+          set_selection_internal (self, &sel);
+        }
     }
   if (self->selected->len == 0)
     return FALSE;
@@ -666,7 +678,7 @@ drag_end_cb (PvTimelineView *self, double dx, double dy, GtkGestureDrag *gesture
       if (button == GDK_BUTTON_PRIMARY)
         select_at (self, x + dx, y + dy, state);
       else if (button == GDK_BUTTON_SECONDARY)
-        context_menu_at (self, &(GdkRectangle) { (int) (x + dx), (int) (y + dy), 1, 1 });
+        context_menu_at (self, &(GdkRectangle) { (int) (x + dx), (int) (y + dy), 1, 1 }, TRUE);
       return;
     }
   self->dragging = FALSE;
@@ -766,7 +778,7 @@ context_menu_action (GtkWidget *widget, const char *name, GVariant *param)
       at.width = (int) MAX (MIN (kx + kw, width) - at.x, 1);
       at.height = (int) kh;
     }
-  if (!context_menu_at (self, &at))
+  if (!context_menu_at (self, &at, FALSE))
     gtk_widget_error_bell (widget);
 }
 

@@ -4,6 +4,8 @@
  * re-plan, and the menu itself. */
 #include <string.h>
 
+#include <gdk/x11/gdkx.h>
+
 #include "gui-fixture.h"
 #include "pv-partition-config.h"
 
@@ -234,6 +236,12 @@ save_screen_png (const char *name)
     g_test_message ("screenshot: %s", path);
 }
 
+static gboolean
+menu_unmapped (Fixture *fx)
+{
+  return !menu_mapped (fx);
+}
+
 static void
 test_context_menu (Fixture *fx, gconstpointer data)
 {
@@ -315,6 +323,136 @@ test_multi_select (Fixture *fx, gconstpointer data)
   pv_timeline_view_set_selected_nodes (fx->view, ids, 3);
 }
 
+/* ---- real clicks, through the X server (xdotool) ---- */
+
+static guint wanted_selected;
+
+static gboolean
+selected_count_reached (Fixture *fx)
+{
+  guint n;
+  pv_timeline_view_get_selected_nodes (fx->view, &n);
+  return n == wanted_selected;
+}
+
+/* Clicks @button on @name's kernel with @modifier ("ctrl", "shift" or
+ * NULL) held, as a user would. */
+static void
+click_kernel (Fixture *fx, const char *name, const char *modifier, int button)
+{
+  PvTimelineView *view = fx->view;
+  PvTimelineRenderer *r = pv_timeline_view_get_renderer (view);
+  PvTimelineModel *m = pv_timeline_view_get_model (view);
+  GtkNative *native = GTK_NATIVE (fx->window);
+  g_autofree char *xid = g_strdup_printf ("%lu", gdk_x11_surface_get_xid (gtk_native_get_surface (native)));
+  g_autofree char *bx = NULL, *by = NULL, *b = g_strdup_printf ("%d", button);
+  double x, y, w, h, wx, wy, sx, sy;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  g_assert_true (pv_timeline_renderer_get_kernel_rect (r, m->node_kernel[node_id (fx, name)], &x, &y, &w, &h));
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (view), GTK_WIDGET (fx->window), x + w / 2, y + h / 2,
+                                                   &wx, &wy));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  bx = g_strdup_printf ("%d", (int) (wx + sx));
+  by = g_strdup_printf ("%d", (int) (wy + sy));
+  g_ptr_array_add (argv, "xdotool");
+  g_ptr_array_add (argv, "mousemove");
+  g_ptr_array_add (argv, "--window");
+  g_ptr_array_add (argv, xid);
+  g_ptr_array_add (argv, bx);
+  g_ptr_array_add (argv, by);
+  if (modifier)
+    {
+      g_ptr_array_add (argv, "keydown");
+      g_ptr_array_add (argv, (gpointer) modifier);
+    }
+  g_ptr_array_add (argv, "click");
+  g_ptr_array_add (argv, b);
+  if (modifier)
+    {
+      g_ptr_array_add (argv, "keyup");
+      g_ptr_array_add (argv, (gpointer) modifier);
+    }
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static void
+expect_selected (Fixture *fx, guint n, int primary)
+{
+  wanted_selected = n;
+  g_assert_true (wait_until (fx, selected_count_reached));
+  spin (100);
+  g_assert_true (selected_count_reached (fx));
+  if (primary >= 0)
+    {
+      g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->kind, ==, PV_TIMELINE_HIT_KERNEL);
+      g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->id, ==, primary);
+    }
+}
+
+static void
+test_clicks (Fixture *fx, gconstpointer data)
+{
+  const char *a = "/branch3/conv/Conv", *b = "/branch2/conv2/Conv", *c = "/branch2/conv3/Conv";
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  GtkWidget *menu;
+  GMenuModel *model;
+
+  if (xdotool == NULL)
+    {
+      g_test_skip ("xdotool is not installed");
+      return;
+    }
+  open_model (fx, "wide_branches.onnx", TWO_STREAMS);
+  spin (300);
+  click_kernel (fx, a, NULL, 1);
+  expect_selected (fx, 1, node_id (fx, a));
+  click_kernel (fx, b, "ctrl", 1);
+  expect_selected (fx, 2, node_id (fx, b));
+  click_kernel (fx, c, "shift", 1);
+  expect_selected (fx, 3, node_id (fx, c));
+  /* Ctrl+click again takes one out; the selection stays on c. */
+  click_kernel (fx, b, "ctrl", 1);
+  expect_selected (fx, 2, node_id (fx, c));
+  /* Shift+click on a selected kernel keeps it. */
+  click_kernel (fx, a, "shift", 1);
+  expect_selected (fx, 2, node_id (fx, a));
+  /* A plain click starts over. */
+  click_kernel (fx, b, NULL, 1);
+  expect_selected (fx, 1, node_id (fx, b));
+  click_kernel (fx, a, "ctrl", 1);
+  expect_selected (fx, 2, node_id (fx, a));
+
+  /* Right-click on a selected kernel: the menu for both; a (stream 0) and
+   * b (stream 1) leave no stream out. */
+  click_kernel (fx, b, NULL, 3);
+  g_assert_true (wait_until (fx, menu_mapped));
+  expect_selected (fx, 2, -1);
+  menu = find_popover_menu (GTK_WIDGET (fx->view));
+  model = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu));
+  {
+    g_autoptr (GMenuModel) streams = g_menu_model_get_item_link (model, 0, G_MENU_LINK_SECTION);
+    g_assert_cmpint (g_menu_model_get_n_items (streams), ==, 2);
+  }
+  spin (300);
+  save_screen_png ("move-clicks-menu-screen.png");
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  g_assert_true (wait_until (fx, menu_unmapped));
+  spin (200);
+
+  /* Right-click on a kernel outside the selection selects just it. */
+  click_kernel (fx, c, NULL, 3);
+  g_assert_true (wait_until (fx, menu_mapped));
+  expect_selected (fx, 1, node_id (fx, c));
+  gtk_popover_popdown (GTK_POPOVER (find_popover_menu (GTK_WIDGET (fx->view))));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -325,6 +463,7 @@ main (int argc, char **argv)
   ADD ("/move/invalid-text", test_move_invalid_text, NULL);
   ADD ("/move/context-menu", test_context_menu, NULL);
   ADD ("/move/multi-select", test_multi_select, NULL);
+  ADD ("/move/clicks", test_clicks, NULL);
 
   return gui_fixture_run ();
 }

@@ -16,7 +16,7 @@ struct _PvTimelineView
   /* The selected kernels: node ids, ascending. Holds the selection's node
    * when the selection is a kernel; Ctrl/Shift+click add more. */
   GArray *selected;
-  /* The context menu (a child of the view), made on first use. */
+  /* The open (or last) move menu, a child of the view. */
   GtkWidget *menu;
 
   /* Pointer, for zooming at it and hover. */

@@ -2254,22 +2254,50 @@ draw_highlight (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineSelection
 }
 
 /* The other kernels of a multiple selection: the box outline only (the
- * selection itself also marks its values). */
+ * selection itself also marks its values), all in one stroke. Kernels
+ * narrower than a pixel share their column's frame: at most one frame per
+ * pixel column and lane, however many kernels are selected. */
 static void
 draw_selected_kernels (PvTimelineRenderer *self, cairo_t *cr)
 {
   const PvTimelineModel *m = self->model;
+  const double line = 2.5;
+  g_autofree guint8 *taken = NULL; /* lane × pixel column, when many are selected */
+  int width = self->vp.width;
+  gboolean any = FALSE;
   double x, y, w, h;
 
+  if (self->options.n_selected_nodes > 64)
+    taken = g_new0 (guint8, (gsize) MAX (m->n_streams, 1) * (gsize) (width + 1));
   for (int i = 0; i < self->options.n_selected_nodes; i++)
     {
-      int node = self->options.selected_nodes[i];
-      if (node < 0 || node >= m->graph->n_nodes ||
+      int node = self->options.selected_nodes[i], k;
+      if (node < 0 || node >= m->graph->n_nodes || (k = m->node_kernel[node]) < 0 ||
           (self->options.selection.kind == PV_TIMELINE_HIT_KERNEL && self->options.selection.id == node))
         continue;
-      if (kernel_rect (self, m->node_kernel[node], &x, &y, &w, &h) && x + w >= 0 && x <= self->vp.width)
-        outline_rect (cr, x, y, w, h, &c_accent, 2.5, FALSE);
+      if (!kernel_rect (self, k, &x, &y, &w, &h) || x + w < 0 || x > width)
+        continue;
+      if (taken && w <= 1)
+        {
+          guint8 *cell = &taken[(gsize) m->kernels[k].lane * (gsize) (width + 1) + (gsize) CLAMP ((int) x, 0, width)];
+          if (*cell)
+            continue;
+          *cell = 1;
+        }
+      /* Narrow items still get a visible frame (as outline_rect does). */
+      if (w < 5)
+        {
+          x -= (5 - w) / 2;
+          w = 5;
+        }
+      cairo_rectangle (cr, x - line / 2, y - line / 2, w + line, h + line);
+      any = TRUE;
     }
+  if (!any)
+    return;
+  cairo_set_line_width (cr, line);
+  set_rgb (cr, &c_accent);
+  cairo_stroke (cr);
 }
 
 /* ---- chrome: ruler, headers, legend ---- */

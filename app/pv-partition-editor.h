@@ -51,7 +51,8 @@ void             pv_partition_editor_reset         (PvPartitionEditor *self);
 /* Moves the nodes named @nodes to stream @stream (-1: a new stream) by
  * editing the config text with pv_partition_config_move_nodes(), as one
  * undoable change, and re-plans now. FALSE, text untouched, with @error
- * when the text cannot be edited that way. */
+ * when the text cannot be edited that way, or when it has errors (the
+ * timeline then shows an older plan, whose stream numbers the menu used). */
 gboolean         pv_partition_editor_move_nodes    (PvPartitionEditor *self,
                                                     const char *const *nodes,
                                                     int                stream,

@@ -175,6 +175,38 @@ test_move_invalid_text (Fixture *fx, gconstpointer data)
   }
 }
 
+/* Valid JSON that ORT refuses (a node in no stream): the timeline shows
+ * the older plan, so the move refuses too. */
+static void
+test_move_stale (Fixture *fx, gconstpointer data)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (pv_partition_editor_get_buffer (fx->editor));
+  GtkTextIter start, match_start, match_end;
+  g_autofree char *refused = NULL, *now = NULL;
+  int id;
+  guint plans;
+
+  open_model (fx, "wide_branches.onnx", TWO_STREAMS);
+  id = node_id (fx, "/branch2/conv1/Conv");
+  /* "/Relu" becomes "/Relu-x", a name the graph lacks. */
+  plans = fx->plan_changes;
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  g_assert_true (gtk_text_iter_forward_search (&start, "\"/Relu\"", GTK_TEXT_SEARCH_TEXT_ONLY, &match_start,
+                                               &match_end, NULL));
+  gtk_text_iter_backward_char (&match_end);
+  gtk_text_buffer_insert (buffer, &match_end, "-x", -1);
+  wait_for_plan (fx, plans);
+  g_assert_true (pv_document_get_stale (fx->document));
+  refused = editor_text (fx);
+
+  pv_timeline_view_set_selected_nodes (fx->view, &id, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->view), "timeline.move-nodes", "i", 0));
+  g_assert_nonnull (pv_window_get_error (fx->window));
+  g_assert_nonnull (strstr (pv_window_get_error (fx->window), "Fix the config first"));
+  now = editor_text (fx);
+  g_assert_cmpstr (now, ==, refused);
+}
+
 static GtkWidget *
 find_popover_menu (GtkWidget *root)
 {
@@ -461,6 +493,7 @@ main (int argc, char **argv)
   ADD ("/move/to-stream", test_move_to_stream, NULL);
   ADD ("/move/to-new-stream", test_move_to_new_stream, NULL);
   ADD ("/move/invalid-text", test_move_invalid_text, NULL);
+  ADD ("/move/stale", test_move_stale, NULL);
   ADD ("/move/context-menu", test_context_menu, NULL);
   ADD ("/move/multi-select", test_multi_select, NULL);
   ADD ("/move/clicks", test_clicks, NULL);

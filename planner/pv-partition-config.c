@@ -2376,6 +2376,13 @@ pv_partition_config_move_nodes (const PvGraph *graph, const int *node_devices, c
     }
   *new_text = write_config ((GPtrArray *const *) kept_names->pdata, (const char *const *) kept_devices->pdata,
                             (int) kept_names->len, pretty);
+  /* A compact config that ended its file with a newline keeps it. */
+  if (!pretty && len > 0 && text[len - 1] == '\n')
+    {
+      char *with_nl = g_strconcat (*new_text, "\n", NULL);
+      g_free (*new_text);
+      *new_text = with_nl;
+    }
   jdoc_clear (&doc);
   return TRUE;
 }

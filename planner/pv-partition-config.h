@@ -150,7 +150,8 @@ GQuark pv_partition_error_quark (void);
  *   them); keys other than "type", "streams" and "devices" are dropped (ORT
  *   ignores them too), and the keys come out sorted;
  * - the layout is pv_partition_config_to_json()'s: indented when the JSON
- *   in @text spans several lines, compact otherwise.
+ *   in @text spans several lines, compact otherwise (with a final newline
+ *   if @text ends with one).
  * Returns FALSE with @error (PV_PARTITION_ERROR) when @text is not JSON or
  * not a DeviceBasedPartitioner object whose "streams" is an array of arrays
  * of names and "devices" an array of as many strings, when @stream is out of

@@ -128,6 +128,14 @@ test_compact (void)
   assert_runs (model, to0, "n0 n1 n2 n4|n3 n5");
   g_assert_cmpstr (back, ==, text);
 
+  /* A file's final newline stays. */
+  {
+    g_autofree char *with_nl = g_strconcat (text, "\n", NULL);
+    g_autofree char *moved = move (model, with_nl, (const char *[]) { "n4", NULL }, 0, NULL);
+    g_autofree char *expected = g_strconcat (to0, "\n", NULL);
+    g_assert_cmpstr (moved, ==, expected);
+  }
+
   /* Between two listed nodes: before the first one that runs later. */
   {
     g_autofree char *mid = move (model, text, (const char *[]) { "n1", NULL }, 1, NULL);

@@ -816,6 +816,42 @@ pv_partition_editor_reset (PvPartitionEditor *self)
     }
 }
 
+gboolean
+pv_partition_editor_move_nodes (PvPartitionEditor *self, const char *const *nodes, int stream, GError **error)
+{
+  g_autofree char *text = NULL, *moved = NULL;
+  const PvModel *model;
+
+  g_return_val_if_fail (PV_IS_PARTITION_EDITOR (self), FALSE);
+  g_return_val_if_fail (nodes != NULL, FALSE);
+
+  model = self->document ? pv_document_get_model (self->document) : NULL;
+  if (model == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "No model is open");
+      return FALSE;
+    }
+  /* A keystroke still waiting for its re-plan counts. */
+  pv_partition_editor_flush (self);
+  text = pv_partition_editor_dup_text (self);
+  /* The document plans every node on the CPU (no node devices). */
+  if (!pv_partition_config_move_nodes (model->graph, NULL, text, strlen (text), nodes, stream, NULL, &moved, error))
+    return FALSE;
+  /* The timeline then shows an older plan: its stream numbers need not be
+   * the text's. */
+  if (pv_document_get_stale (self->document))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "The partition config has errors (listed under the editor), so the timeline shows an "
+                           "older plan whose streams may not match the text. Fix the config first.");
+      return FALSE;
+    }
+  if (strcmp (moved, text) != 0)
+    replace_text (self, moved, TRUE);
+  replan_now (self);
+  return TRUE;
+}
+
 guint
 pv_partition_editor_count_marks (PvPartitionEditor *self, const char *category)
 {

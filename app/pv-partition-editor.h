@@ -48,6 +48,15 @@ gboolean         pv_partition_editor_format        (PvPartitionEditor *self,
                                                     gboolean           pretty);
 /* Replaces the text with ONNX Runtime's default config (undoable). */
 void             pv_partition_editor_reset         (PvPartitionEditor *self);
+/* Moves the nodes named @nodes to stream @stream (-1: a new stream) by
+ * editing the config text with pv_partition_config_move_nodes(), as one
+ * undoable change, and re-plans now. FALSE, text untouched, with @error
+ * when the text cannot be edited that way, or when it has errors (the
+ * timeline then shows an older plan, whose stream numbers the menu used). */
+gboolean         pv_partition_editor_move_nodes    (PvPartitionEditor *self,
+                                                    const char *const *nodes,
+                                                    int                stream,
+                                                    GError           **error);
 /* Number of findings marked in the gutter, of one category. */
 guint            pv_partition_editor_count_marks   (PvPartitionEditor *self,
                                                     const char        *category);

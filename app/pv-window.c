@@ -581,6 +581,23 @@ pv_window_class_init (PvWindowClass *klass)
   _pv_window_class_subgraph_init (klass);
 }
 
+/* The timeline's move menu: the editor rewrites the config (undoably). */
+static void
+move_nodes_requested_cb (PvWindow *self, GStrv nodes, int stream, PvTimelineView *view)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!pv_partition_editor_move_nodes (self->editor, (const char *const *) nodes, stream, &error))
+    {
+      g_autofree char *message = g_strdup_printf ("Cannot move %s. %s",
+                                                  g_strv_length (nodes) == 1 ? "the node" : "the nodes",
+                                                  error->message);
+      pv_window_show_error (self, message);
+    }
+  else
+    pv_window_show_error (self, NULL);
+}
+
 static void
 pv_window_init (PvWindow *self)
 {
@@ -614,6 +631,9 @@ pv_window_init (PvWindow *self)
   pv_summary_view_set_document (self->summary, self->document);
   g_signal_connect_object (pv_partition_editor_get_buffer (self->editor), "modified-changed",
                            G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->timeline, "move-nodes-requested", G_CALLBACK (move_nodes_requested_cb), self,
+                           G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->paned, "notify::max-position", G_CALLBACK (paned_max_position_cb), self,
                            G_CONNECT_SWAPPED);

@@ -116,4 +116,48 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvPartitionCheck, pv_partition_check_free)
 /* TRUE if some finding is an error. */
 gboolean pv_partition_check_has_errors (const PvPartitionCheck *check);
 
+#define PV_PARTITION_ERROR (pv_partition_error_quark ())
+
+typedef enum {
+  PV_PARTITION_ERROR_INVALID,      /* the text is not a config the move can edit */
+  PV_PARTITION_ERROR_STREAM,       /* no such stream */
+  PV_PARTITION_ERROR_UNKNOWN_NODE, /* no such node in the main graph (or no node at all) */
+} PvPartitionError;
+
+GQuark pv_partition_error_quark (void);
+
+/* The stream number that asks for a new stream. */
+#define PV_PARTITION_NEW_STREAM (-1)
+
+/* Moves the main-graph nodes named @nodes (NULL-terminated, at least one;
+ * listed in the config or not) to stream @stream of the config @text (@len
+ * bytes), or to a new stream appended at the end when @stream is
+ * PV_PARTITION_NEW_STREAM, with device type @device (NULL: the device
+ * string of the stream the first listed node came from; for a node the
+ * config does not list, its own device from @node_devices, NULL: all CPU).
+ * Sets @new_text to the new config (g_free it):
+ * - each name is taken out of every stream that lists it, so that exactly one
+ *   stream lists it (ORT would run it in the last one);
+ * - it goes in the target stream before the first listed node that runs
+ *   after it, so the stream stays in ORT's run order;
+ * - a stream the move leaves without a main-graph node is dropped with its
+ *   device entry (ORT 1.30 crashes on an empty stream), so the streams
+ *   after it move down by one;
+ * - a config that lists no streams (ORT's default partition) is first
+ *   spelled out as pv_partition_config_default() gives it, so stream
+ *   numbers mean the streams ORT runs;
+ * - names the main graph does not have stay where they are (ORT ignores
+ *   them); keys other than "type", "streams" and "devices" are dropped (ORT
+ *   ignores them too), and the keys come out sorted;
+ * - the layout is pv_partition_config_to_json()'s: indented when the JSON
+ *   in @text spans several lines, compact otherwise (with a final newline
+ *   if @text ends with one).
+ * Returns FALSE with @error (PV_PARTITION_ERROR) when @text is not JSON or
+ * not a DeviceBasedPartitioner object whose "streams" is an array of arrays
+ * of names and "devices" an array of as many strings, when @stream is out of
+ * range, or when a name is not a node of the main graph. */
+gboolean pv_partition_config_move_nodes (const PvGraph *graph, const int *node_devices, const char *text, gsize len,
+                                         const char *const *nodes, int stream, const char *device, char **new_text,
+                                         GError **error);
+
 G_END_DECLS

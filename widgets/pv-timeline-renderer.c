@@ -153,6 +153,7 @@ struct _PvTimelineRenderer {
   PvTimelineModel *model;
   PvTimelineOptions options;
   char *font_family;
+  int *selected_nodes;          /* options.selected_nodes points here */
   PvTimelineViewport vp;
 
   /* layout */
@@ -393,6 +394,7 @@ pv_timeline_renderer_free (PvTimelineRenderer *self)
   if (self == NULL)
     return;
   clear_rows (self);
+  g_free (self->selected_nodes);
   g_array_unref (self->rows);
   g_array_unref (self->legend);
   g_array_unref (self->labels);
@@ -453,8 +455,14 @@ pv_timeline_renderer_set_options (PvTimelineRenderer *self, const PvTimelineOpti
       self->font_family = g_strdup (family);
       setup_fonts (self);
     }
+  g_free (self->selected_nodes);
+  self->selected_nodes = options->n_selected_nodes > 0
+                           ? g_memdup2 (options->selected_nodes, sizeof (int) * (gsize) options->n_selected_nodes)
+                           : NULL;
   self->options = *options;
   self->options.font_family = self->font_family;
+  self->options.selected_nodes = self->selected_nodes;
+  self->options.n_selected_nodes = self->selected_nodes ? options->n_selected_nodes : 0;
   if ((unsigned) self->options.memory_view >= PV_TIMELINE_N_MEMORY_VIEWS)
     self->options.memory_view = PV_TIMELINE_MEMORY_SLOTS;
   invalidate (self);
@@ -2245,6 +2253,53 @@ draw_highlight (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineSelection
     }
 }
 
+/* The other kernels of a multiple selection: the box outline only (the
+ * selection itself also marks its values), all in one stroke. Kernels
+ * narrower than a pixel share their column's frame: at most one frame per
+ * pixel column and lane, however many kernels are selected. */
+static void
+draw_selected_kernels (PvTimelineRenderer *self, cairo_t *cr)
+{
+  const PvTimelineModel *m = self->model;
+  const double line = 2.5;
+  g_autofree guint8 *taken = NULL; /* lane × pixel column, when many are selected */
+  int width = self->vp.width;
+  gboolean any = FALSE;
+  double x, y, w, h;
+
+  if (self->options.n_selected_nodes > 64)
+    taken = g_new0 (guint8, (gsize) MAX (m->n_streams, 1) * (gsize) (width + 1));
+  for (int i = 0; i < self->options.n_selected_nodes; i++)
+    {
+      int node = self->options.selected_nodes[i], k;
+      if (node < 0 || node >= m->graph->n_nodes || (k = m->node_kernel[node]) < 0 ||
+          (self->options.selection.kind == PV_TIMELINE_HIT_KERNEL && self->options.selection.id == node))
+        continue;
+      if (!kernel_rect (self, k, &x, &y, &w, &h) || x + w < 0 || x > width)
+        continue;
+      if (taken && w <= 1)
+        {
+          guint8 *cell = &taken[(gsize) m->kernels[k].lane * (gsize) (width + 1) + (gsize) CLAMP ((int) x, 0, width)];
+          if (*cell)
+            continue;
+          *cell = 1;
+        }
+      /* Narrow items still get a visible frame (as outline_rect does). */
+      if (w < 5)
+        {
+          x -= (5 - w) / 2;
+          w = 5;
+        }
+      cairo_rectangle (cr, x - line / 2, y - line / 2, w + line, h + line);
+      any = TRUE;
+    }
+  if (!any)
+    return;
+  cairo_set_line_width (cr, line);
+  set_rgb (cr, &c_accent);
+  cairo_stroke (cr);
+}
+
 /* ---- chrome: ruler, headers, legend ---- */
 
 static double
@@ -2731,6 +2786,7 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
   draw_arrows (self, cr);
   draw_highlight (self, cr, &self->options.hover, TRUE);
   draw_highlight (self, cr, &self->options.selection, FALSE);
+  draw_selected_kernels (self, cr);
   cairo_restore (cr);
 
   /* Lane headers: from the cache when the target allows. */
@@ -2887,6 +2943,15 @@ hit_mark (PvTimelineRenderer *self, const PvTimelineLane *lane, double row_y, do
         }
     }
   return best;
+}
+
+gboolean
+pv_timeline_renderer_get_kernel_rect (PvTimelineRenderer *self, int kernel, double *x, double *y, double *w, double *h)
+{
+  ensure_layout (self);
+  if (kernel >= self->model->n_kernels)
+    return FALSE;
+  return kernel_rect (self, kernel, x, y, w, h);
 }
 
 gboolean

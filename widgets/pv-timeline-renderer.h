@@ -61,6 +61,10 @@ typedef struct {
   PvTimelineColourBy colour_by;
   guint arrows;                 /* PvTimelineArrowFlags shown */
   PvTimelineSelection selection;
+  /* More selected kernels, outlined like the selection: node ids, sorted
+   * ascending (the renderer keeps its own copy). */
+  const int *selected_nodes;
+  int n_selected_nodes;
   PvTimelineSelection hover;
   gboolean show_legend;
   const char *font_family;      /* NULL: "Cantarell, Noto Sans, DejaVu Sans, Sans" */
@@ -106,6 +110,12 @@ int pv_timeline_renderer_get_natural_height (PvTimelineRenderer *self);
 
 double pv_timeline_renderer_time_to_x (PvTimelineRenderer *self, double t);
 double pv_timeline_renderer_x_to_time (PvTimelineRenderer *self, double x);
+
+/* Where kernel @kernel (index into the model's kernels) is drawn, in view
+ * pixels; FALSE when its lane is scrolled out of sight. The box may lie
+ * left or right of the viewport. */
+gboolean pv_timeline_renderer_get_kernel_rect (PvTimelineRenderer *self, int kernel, double *x, double *y, double *w,
+                                               double *h);
 
 /* Draws the whole viewport at (0, 0) of @cr's user space. */
 void pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr);

@@ -4,6 +4,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <string.h>
 
 struct _PvTimelineView
 {
@@ -12,6 +13,11 @@ struct _PvTimelineView
   PvTimelineModel *model;
   PvTimelineRenderer *renderer;
   PvTimelineOptions options;
+  /* The selected kernels: node ids, ascending. Holds the selection's node
+   * when the selection is a kernel; Ctrl/Shift+click add more. */
+  GArray *selected;
+  /* The open (or last) move menu, a child of the view. */
+  GtkWidget *menu;
 
   /* Pointer, for zooming at it and hover. */
   double pointer_x, pointer_y;
@@ -48,6 +54,7 @@ enum {
 
 enum {
   SELECTION_CHANGED,
+  MOVE_NODES_REQUESTED,
   N_SIGNALS
 };
 
@@ -87,6 +94,8 @@ zoom_anchor_x (PvTimelineView *self)
 static void
 push_options (PvTimelineView *self)
 {
+  self->options.selected_nodes = (const int *) self->selected->data;
+  self->options.n_selected_nodes = (int) self->selected->len;
   if (self->renderer)
     pv_timeline_renderer_set_options (self->renderer, &self->options);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -213,19 +222,77 @@ update_accessible (PvTimelineView *self)
                                      self->model->n_streams == 1 ? "" : "s", self->model->n_kernels,
                                      self->dimmed ? ", outdated" : "", selected ? "; selected: " : "",
                                      selected ? selected : "");
+      if (self->selected->len > 1)
+        {
+          char *more = g_strdup_printf ("%s (%u kernels selected)", description, self->selected->len);
+          g_free (description);
+          description = more;
+        }
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
+/* Index of @node in the sorted node ids @nodes, or -1. */
+static int
+nodes_find (const GArray *nodes, int node)
+{
+  guint lo = 0, hi = nodes->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      int v = g_array_index (nodes, int, mid);
+      if (v == node)
+        return (int) mid;
+      if (v < node)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return -1;
+}
+
+/* Adds @node to the sorted node ids @nodes unless it is there. */
+static void
+nodes_add (GArray *nodes, int node)
+{
+  guint at = 0;
+
+  if (nodes_find (nodes, node) >= 0)
+    return;
+  while (at < nodes->len && g_array_index (nodes, int, at) < node)
+    at++;
+  g_array_insert_val (nodes, at, node);
+}
+
+/* Makes @sel the selection and @nodes (sorted, unique; NULL: @sel's node
+ * when it is a kernel, else none) the selected kernels. */
+static void
+set_selection_internal_full (PvTimelineView *self, const PvTimelineSelection *sel, const GArray *nodes)
+{
+  g_autoptr (GArray) wanted = g_array_new (FALSE, FALSE, sizeof (int));
+  gboolean same_nodes;
+
+  if (nodes)
+    g_array_append_vals (wanted, nodes->data, nodes->len);
+  else if (sel->kind == PV_TIMELINE_HIT_KERNEL)
+    g_array_append_val (wanted, sel->id);
+  same_nodes = wanted->len == self->selected->len &&
+               memcmp (wanted->data, self->selected->data, sizeof (int) * wanted->len) == 0;
+  if (selection_equal (&self->options.selection, sel) && same_nodes)
+    return;
+  self->options.selection = *sel;
+  g_array_set_size (self->selected, 0);
+  g_array_append_vals (self->selected, wanted->data, wanted->len);
+  push_options (self);
+  update_accessible (self);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
 static void
 set_selection_internal (PvTimelineView *self, const PvTimelineSelection *sel)
 {
-  if (selection_equal (&self->options.selection, sel))
-    return;
-  self->options.selection = *sel;
-  push_options (self);
-  update_accessible (self);
-  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+  set_selection_internal_full (self, sel, NULL);
 }
 
 static void
@@ -432,11 +499,14 @@ scroll_cb (PvTimelineView *self, double dx, double dy, GtkEventControllerScroll 
   return GDK_EVENT_STOP;
 }
 
+/* A click: plain selects what is under the pointer; on a kernel, Ctrl
+ * toggles it in the selected kernels and Shift adds it. */
 static void
-select_at (PvTimelineView *self, double x, double y)
+select_at (PvTimelineView *self, double x, double y, GdkModifierType state)
 {
   PvTimelineHit hit;
   PvTimelineSelection sel = { PV_TIMELINE_HIT_NONE, -1 };
+  gboolean toggle = (state & GDK_CONTROL_MASK) != 0, add = (state & GDK_SHIFT_MASK) != 0;
 
   if (self->renderer == NULL)
     return;
@@ -448,7 +518,115 @@ select_at (PvTimelineView *self, double x, double y)
         return;
       sel = selection_for_hit (&hit);
     }
+  if (toggle || add)
+    {
+      g_autoptr (GArray) nodes = NULL;
+      int at;
+
+      if (sel.kind != PV_TIMELINE_HIT_KERNEL)
+        return; /* only kernels gather; elsewhere a modified click does nothing */
+      nodes = g_array_copy (self->selected);
+      at = nodes_find (nodes, sel.id);
+      if (at >= 0 && toggle && !add)
+        {
+          g_array_remove_index (nodes, (guint) at);
+          /* The selection stays on, or moves to, another selected kernel. */
+          if (self->options.selection.kind == PV_TIMELINE_HIT_KERNEL && self->options.selection.id != sel.id &&
+              nodes_find (nodes, self->options.selection.id) >= 0)
+            sel = self->options.selection;
+          else if (nodes->len > 0)
+            sel.id = g_array_index (nodes, int, nodes->len - 1);
+          else
+            {
+              sel.kind = PV_TIMELINE_HIT_NONE;
+              sel.id = -1;
+            }
+        }
+      else
+        nodes_add (nodes, sel.id);
+      set_selection_internal_full (self, &sel, nodes);
+      return;
+    }
   set_selection_internal (self, &sel);
+}
+
+/* ---- context menu ---- */
+
+/* The menu for the selected kernels: every stream that does not already
+ * run all of them, and a new stream. */
+static GMenuModel *
+build_move_menu (PvTimelineView *self)
+{
+  const PvTimelineModel *m = self->model;
+  GMenu *menu = g_menu_new ();
+  GMenu *section = g_menu_new ();
+
+  for (int s = 0; s < m->n_streams; s++)
+    {
+      const PvTimelineLane *lane = &m->streams[s];
+      g_autoptr (GMenuItem) item = NULL;
+      g_autofree char *label = NULL;
+      const char *device = pv_device_type_name (lane->device);
+      gboolean all_there = TRUE;
+
+      for (guint i = 0; i < self->selected->len && all_there; i++)
+        {
+          int k = m->node_kernel[g_array_index (self->selected, int, i)];
+          all_there = k >= 0 && m->kernels[k].lane == s;
+        }
+      if (all_there)
+        continue;
+      label = device ? g_strdup_printf ("Move to Stream %d · %s", lane->id, device)
+                     : g_strdup_printf ("Move to Stream %d · device %d", lane->id, lane->device);
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target_value (item, "timeline.move-nodes", g_variant_new_int32 (lane->id));
+      g_menu_append_item (section, item);
+    }
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+  section = g_menu_new ();
+  g_menu_append (section, "Move to New Stream", "timeline.move-nodes(-1)");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+  return G_MENU_MODEL (menu);
+}
+
+/* Opens the move menu under @at for the selected kernels. With
+ * @on_kernel (a right-click), only over a kernel, which becomes the
+ * selection first unless it is selected. FALSE when there is nothing to
+ * move. */
+static gboolean
+context_menu_at (PvTimelineView *self, const GdkRectangle *at, gboolean on_kernel)
+{
+  g_autoptr (GMenuModel) model = NULL;
+  PvTimelineHit hit;
+
+  if (self->renderer == NULL || !self->model->has_plan)
+    return FALSE;
+  if (on_kernel)
+    {
+      if (!pv_timeline_renderer_hit_test (self->renderer, at->x, at->y, &hit) || hit.kind != PV_TIMELINE_HIT_KERNEL ||
+          hit.node < 0)
+        return FALSE;
+      if (nodes_find (self->selected, hit.node) < 0)
+        {
+          PvTimelineSelection sel = selection_for_hit (&hit);
+          set_selection_internal (self, &sel);
+        }
+    }
+  if (self->selected->len == 0)
+    return FALSE;
+  /* A new popover for each menu: one whose model is replaced keeps the
+   * size of its first menu. */
+  g_clear_pointer (&self->menu, gtk_widget_unparent);
+  model = build_move_menu (self);
+  self->menu = gtk_popover_menu_new_from_model (model);
+  gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
+  gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), at);
+  gtk_popover_popup (GTK_POPOVER (self->menu));
+  return TRUE;
 }
 
 static void
@@ -493,9 +671,14 @@ drag_end_cb (PvTimelineView *self, double dx, double dy, GtkGestureDrag *gesture
 
   if (!self->dragging)
     {
-      if (gtk_gesture_drag_get_start_point (gesture, &x, &y) &&
-          gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_PRIMARY)
-        select_at (self, x + dx, y + dy);
+      guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+      GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+      if (!gtk_gesture_drag_get_start_point (gesture, &x, &y))
+        return;
+      if (button == GDK_BUTTON_PRIMARY)
+        select_at (self, x + dx, y + dy, state);
+      else if (button == GDK_BUTTON_SECONDARY)
+        context_menu_at (self, &(GdkRectangle) { (int) (x + dx), (int) (y + dy), 1, 1 }, TRUE);
       return;
     }
   self->dragging = FALSE;
@@ -568,6 +751,38 @@ pan_action (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 static void
+move_nodes_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  pv_timeline_view_request_move (PV_TIMELINE_VIEW (widget), g_variant_get_int32 (param));
+}
+
+/* Menu key, Shift+F10: the menu under the selected kernel (or in the
+ * middle when it is out of sight). */
+static void
+context_menu_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  PvTimelineView *self = PV_TIMELINE_VIEW (widget);
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  GdkRectangle at = { width / 2, height / 2, 1, 1 };
+  double kx, ky, kw, kh;
+
+  if (self->renderer == NULL)
+    return;
+  if (self->options.selection.kind == PV_TIMELINE_HIT_KERNEL &&
+      pv_timeline_renderer_get_kernel_rect (self->renderer, self->model->node_kernel[self->options.selection.id],
+                                            &kx, &ky, &kw, &kh) &&
+      kx + kw > 0 && kx < width && ky + kh > 0 && ky < height)
+    {
+      at.x = (int) MAX (kx, 0);
+      at.y = (int) ky;
+      at.width = (int) MAX (MIN (kx + kw, width) - at.x, 1);
+      at.height = (int) kh;
+    }
+  if (!context_menu_at (self, &at, FALSE))
+    gtk_widget_error_bell (widget);
+}
+
+static void
 show_shortcuts_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   gtk_widget_activate_action (widget, "win.show-help-overlay", NULL);
@@ -601,6 +816,9 @@ pv_timeline_view_size_allocate (GtkWidget *widget, int width, int height, int ba
   PvTimelineView *self = PV_TIMELINE_VIEW (widget);
   const PvTimelineViewport *vp;
 
+  /* A popover child is sized and placed by its parent's allocation. */
+  if (self->menu)
+    gtk_popover_present (GTK_POPOVER (self->menu));
   if (self->renderer == NULL)
     return;
   vp = pv_timeline_renderer_get_viewport (self->renderer);
@@ -663,10 +881,20 @@ pv_timeline_view_unrealize (GtkWidget *widget)
 /* ---- GObject ---- */
 
 static void
+pv_timeline_view_dispose (GObject *object)
+{
+  PvTimelineView *self = (PvTimelineView *) object;
+
+  g_clear_pointer (&self->menu, gtk_widget_unparent);
+  G_OBJECT_CLASS (pv_timeline_view_parent_class)->dispose (object);
+}
+
+static void
 pv_timeline_view_finalize (GObject *object)
 {
   PvTimelineView *self = (PvTimelineView *) object;
 
+  g_clear_pointer (&self->selected, g_array_unref);
   g_clear_pointer (&self->renderer, pv_timeline_renderer_free);
   g_clear_pointer (&self->model, pv_timeline_model_unref);
   G_OBJECT_CLASS (pv_timeline_view_parent_class)->finalize (object);
@@ -708,6 +936,7 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = pv_timeline_view_dispose;
   object_class->finalize = pv_timeline_view_finalize;
   object_class->get_property = pv_timeline_view_get_property;
   object_class->set_property = pv_timeline_view_set_property;
@@ -735,6 +964,18 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   signals[SELECTION_CHANGED] =
     g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+  /**
+   * PvTimelineView::move-nodes-requested:
+   * @nodes: the names of the nodes to move
+   * @stream: the stream to move them to, -1 for a new stream
+   *
+   * The move menu (or pv_timeline_view_request_move()) asks for the
+   * selected kernels to run on another stream; the window edits the
+   * partition config.
+   */
+  signals[MOVE_NODES_REQUESTED] =
+    g_signal_new ("move-nodes-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRV, G_TYPE_INT);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
@@ -743,6 +984,8 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.clear-selection", NULL, clear_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.pan", "(dd)", pan_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-shortcuts", NULL, show_shortcuts_action);
+  gtk_widget_class_install_action (widget_class, "timeline.move-nodes", "i", move_nodes_action);
+  gtk_widget_class_install_action (widget_class, "timeline.context-menu", NULL, context_menu_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
@@ -759,6 +1002,8 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.pan", "(dd)", 0.0, 40.0);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "timeline.pan", "(dd)", 0.0, -300.0);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "timeline.pan", "(dd)", 0.0, 300.0);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.context-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "timeline.context-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_question, 0, "timeline.show-shortcuts", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_question, GDK_SHIFT_MASK, "timeline.show-shortcuts",
                                       NULL);
@@ -774,6 +1019,7 @@ pv_timeline_view_init (PvTimelineView *self)
   GtkGesture *gesture;
 
   pv_timeline_options_init (&self->options);
+  self->selected = g_array_new (FALSE, FALSE, sizeof (int));
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
@@ -884,6 +1130,16 @@ pv_timeline_view_set_model (PvTimelineView *self, PvTimelineModel *model)
                    self->options.selection.kind == PV_TIMELINE_HIT_ARROW;
   if (selection_lost)
     self->options.selection = none;
+  /* Selected kernels the new model does not draw are dropped. */
+  for (guint i = self->selected->len; i-- > 0;)
+    {
+      int node = g_array_index (self->selected, int, i);
+      if (model == NULL || node >= model->graph->n_nodes || model->node_kernel[node] < 0)
+        {
+          g_array_remove_index (self->selected, i);
+          selection_lost = TRUE;
+        }
+    }
   push_options (self);
   update_accessible (self);
   if (selection_lost)
@@ -993,6 +1249,52 @@ pv_timeline_view_set_selection (PvTimelineView *self, const PvTimelineSelection 
   if (selection == NULL || !selection_valid (self, selection))
     selection = &none;
   set_selection_internal (self, selection);
+}
+
+const int *
+pv_timeline_view_get_selected_nodes (PvTimelineView *self, guint *n_nodes)
+{
+  g_return_val_if_fail (PV_IS_TIMELINE_VIEW (self), NULL);
+  g_return_val_if_fail (n_nodes != NULL, NULL);
+
+  *n_nodes = self->selected->len;
+  return (const int *) self->selected->data;
+}
+
+void
+pv_timeline_view_set_selected_nodes (PvTimelineView *self, const int *nodes, guint n_nodes)
+{
+  g_autoptr (GArray) set = g_array_new (FALSE, FALSE, sizeof (int));
+  PvTimelineSelection sel = { PV_TIMELINE_HIT_NONE, -1 };
+
+  g_return_if_fail (PV_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (nodes != NULL || n_nodes == 0);
+
+  for (guint i = 0; i < n_nodes && self->model; i++)
+    if (nodes[i] >= 0 && nodes[i] < self->model->graph->n_nodes && self->model->node_kernel[nodes[i]] >= 0)
+      {
+        nodes_add (set, nodes[i]);
+        sel.kind = PV_TIMELINE_HIT_KERNEL;
+        sel.id = nodes[i];
+      }
+  set_selection_internal_full (self, &sel, set);
+}
+
+void
+pv_timeline_view_request_move (PvTimelineView *self, int stream)
+{
+  g_autoptr (GStrvBuilder) builder = NULL;
+  g_auto (GStrv) names = NULL;
+
+  g_return_if_fail (PV_IS_TIMELINE_VIEW (self));
+
+  if (self->model == NULL || self->selected->len == 0)
+    return;
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->selected->len; i++)
+    g_strv_builder_add (builder, self->model->graph->nodes[g_array_index (self->selected, int, i)].name);
+  names = g_strv_builder_end (builder);
+  g_signal_emit (self, signals[MOVE_NODES_REQUESTED], 0, names, stream);
 }
 
 void

@@ -5,7 +5,11 @@
  * renderer's viewport calls (zoom centred on the pointer, pan, vertical
  * scroll), its hit test (tooltip, hover, click to select) and its options
  * (memory view, colouring, arrow kinds, selection). Keys follow Perfetto and
- * Sysprof: W/S zoom, A/D pan, Ctrl+wheel, Ctrl +/-/0, F focus, Esc. */
+ * Sysprof: W/S zoom, A/D pan, Ctrl+wheel, Ctrl +/-/0, F focus, Esc.
+ * Ctrl/Shift+click gather several kernels; right-click (Menu, Shift+F10)
+ * opens a menu that moves them to another stream or a new one: the view
+ * emits ::move-nodes-requested(GStrv names, int stream, -1 new) and the
+ * window edits the partition config. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -52,6 +56,21 @@ const PvTimelineSelection *pv_timeline_view_get_selection (PvTimelineView  *self
 void              pv_timeline_view_set_selection     (PvTimelineView        *self,
                                                       const PvTimelineSelection *selection);
 void              pv_timeline_view_clear_selection   (PvTimelineView        *self);
+/* The selected kernels, node ids ascending (Ctrl+click toggles one, Shift+
+ * click adds one; a plain click or set_selection() leaves just the
+ * selection's kernel, Esc none). Valid until the selection changes. */
+const int        *pv_timeline_view_get_selected_nodes (PvTimelineView       *self,
+                                                      guint                 *n_nodes);
+/* Selects these kernels (nodes the model does not draw are skipped); the
+ * last one becomes the selection. */
+void              pv_timeline_view_set_selected_nodes (PvTimelineView       *self,
+                                                      const int             *nodes,
+                                                      guint                  n_nodes);
+/* Emits ::move-nodes-requested for the selected kernels and @stream (-1: a
+ * new stream), as the context menu's "timeline.move-nodes" action does;
+ * nothing when no kernel is selected. */
+void              pv_timeline_view_request_move      (PvTimelineView        *self,
+                                                      int                    stream);
 
 void              pv_timeline_view_zoom              (PvTimelineView        *self,
                                                       double                 factor);

@@ -1,6 +1,6 @@
 /* Times a full redraw of the timeline at several zooms, onto an image
  * surface (what the GTK view's snapshot costs):
- *   bench-render [--streams N] [--runs R] [--width W] [--height H] [--png DIR] MODEL.onnx [SYMBOL=N]...
+ *   bench-render [--streams N] [--runs R] [--width W] [--height H] [--selected K] [--png DIR] MODEL.onnx [SYMBOL=N]...
  * The bounds default to batch=1 seq=128. Prints the planning and model
  * build times, then per memory view and zoom "best_ms median_ms". The
  * budget is 16 ms (one frame at 60 Hz) at every zoom. --png DIR writes
@@ -32,7 +32,8 @@ compare_doubles (const void *a, const void *b)
 int
 main (int argc, char **argv)
 {
-  int runs = 15, width = 1920, height = 1080, streams = 1, only_view = -1;
+  int runs = 15, width = 1920, height = 1080, streams = 1, only_view = -1, n_selected = 0;
+  g_autofree int *selected = NULL;
   double only_zoom = 0;
   g_autofree char *png_dir = NULL;
   GOptionEntry entries[] = {
@@ -43,6 +44,7 @@ main (int argc, char **argv)
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png_dir, "Write each picture into DIR", "DIR" },
     { "view", 0, 0, G_OPTION_ARG_INT, &only_view, "Only this memory view (0 slots, 1 ort, 2 arena)", "V" },
     { "zoom", 0, 0, G_OPTION_ARG_DOUBLE, &only_zoom, "Only this zoom factor", "Z" },
+    { "selected", 0, 0, G_OPTION_ARG_INT, &n_selected, "Also select K kernels spread over the plan", "K" },
     { NULL },
   };
   static const double zooms[] = { 1, 10, 100, 1000, 10000, 100000 };
@@ -94,6 +96,12 @@ main (int argc, char **argv)
             f->timeline->memory[2].n_bars);
   }
 
+  /* Every (n / K)-th node: a multiple selection across the whole plan. */
+  n_selected = CLAMP (n_selected, 0, f->model->graph->n_nodes);
+  selected = g_new0 (int, MAX (n_selected, 1));
+  for (int i = 0; i < n_selected; i++)
+    selected[i] = (int) ((gint64) i * f->model->graph->n_nodes / n_selected);
+
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   r = pv_timeline_renderer_new (f->timeline);
   pv_timeline_renderer_set_size (r, width, height);
@@ -109,6 +117,8 @@ main (int argc, char **argv)
       /* A selection and a hover, as in the window. */
       options.selection.kind = PV_TIMELINE_HIT_KERNEL;
       options.selection.id = f->model->graph->order[f->model->graph->n_nodes / 2];
+      options.selected_nodes = selected;
+      options.n_selected_nodes = n_selected;
       pv_timeline_renderer_set_options (r, &options);
       for (gsize z = 0; z < G_N_ELEMENTS (zooms); z++)
         {

@@ -2,7 +2,9 @@
  * pv-window-actions.c. */
 #pragma once
 
+#include "pv-inspector.h"
 #include "pv-summary-view.h"
+#include "pv-values-view.h"
 #include "pv-window.h"
 
 G_BEGIN_DECLS
@@ -48,6 +50,8 @@ struct _PvWindow
   GtkStack *side_stack;
   PvPartitionEditor *editor;
   PvSummaryView *summary;
+  PvInspector *inspector;
+  PvValuesView *values;
 
   guint loading_delay;       /* shows the spinner page when loading is slow */
 

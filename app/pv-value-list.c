@@ -67,6 +67,14 @@ table_clear (gpointer data)
   g_free (t->search_at);
 }
 
+/* Frees what table_fill() made, keeping the struct (rows point to it). */
+static void
+table_reset (Table *t)
+{
+  table_clear (t);
+  memset (t, 0, sizeof *t);
+}
+
 static void
 table_unref (Table *t)
 {
@@ -130,10 +138,9 @@ fill_places (Table *t, const PvSession *s)
     }
 }
 
-static Table *
-table_new (const PvSession *s, PvPlannerKind planner)
+static void
+table_fill (Table *t, const PvSession *s, PvPlannerKind planner)
 {
-  Table *t = g_rc_box_new0 (Table);
   const PvGraph *g = s->model->graph;
 
   t->session = s;
@@ -156,7 +163,6 @@ table_new (const PvSession *s, PvPlannerKind planner)
                                                                  : PV_ORT_ALLOC_NOT_SET;
     }
   fill_places (t, s);
-  return t;
 }
 
 /* ---- rows ---- */
@@ -481,9 +487,23 @@ pv_value_list_new (const PvSession *session, PvPlannerKind planner)
   g_return_val_if_fail (session != NULL, NULL);
 
   self = g_object_new (PV_TYPE_VALUE_LIST, NULL);
-  self->table = table_new (session, planner);
+  self->table = g_rc_box_new0 (Table);
+  table_fill (self->table, session, planner);
   self->rows = g_new0 (PvValueRow *, MAX (self->table->n, 1));
   return self;
+}
+
+gboolean
+pv_value_list_update (PvValueList *self, const PvSession *session, PvPlannerKind planner)
+{
+  g_return_val_if_fail (PV_IS_VALUE_LIST (self), FALSE);
+  g_return_val_if_fail (session != NULL, FALSE);
+
+  if (self->table->graph == NULL || self->table->graph != session->model->graph)
+    return FALSE;
+  table_reset (self->table);
+  table_fill (self->table, session, planner);
+  return TRUE;
 }
 
 void

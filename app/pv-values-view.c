@@ -26,12 +26,14 @@ struct _PvValuesView
   GtkFilterListModel *filtered;
   GtkFilter *filter;
   GtkSingleSelection *selection;
+  GHashTable *bound;         /* cell labels showing a row, to refresh in place */
 
   char *needle;              /* lower-cased filter text, NULL: none */
   char *selected_name;       /* the value the user selected, kept across re-plans */
   char *count_text;
   guint built_for_plan;      /* the document's n_plans the list was made from */
-  double build_ms;
+  double list_ms;            /* making the PvValueList */
+  double build_ms;           /* all of the last re-population */
   gboolean updating;         /* changing models or selection ourselves */
   gboolean syncing;          /* setting the timeline's selection ourselves */
 };
@@ -223,21 +225,85 @@ update_place_title (PvValuesView *self)
                                     : planner == PV_PLANNER_SLOTS ? "Slot" : "Offset");
 }
 
+/* Cheap on purpose: a few hundred cells are bound at a time, and all of
+ * them again after every filter keystroke. */
+static void
+set_cell_text (GtkLabel *label, PvValueRow *row)
+{
+  PvValueField field = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "pv-field"));
+  const char *text = pv_value_row_get_text (row, field);
+
+  if (strcmp (gtk_label_get_text (label), text) != 0)
+    gtk_label_set_text (label, text);
+}
+
+/* Long names, producers and shapes are ellipsized: the whole text as a
+ * tooltip, made when asked for. */
+static gboolean
+cell_query_tooltip_cb (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  if (!pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))))
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, gtk_label_get_text (GTK_LABEL (label)));
+  return TRUE;
+}
+
+/* After pv_value_list_update(): the cells on screen re-read their rows,
+ * the sort and the filter run again (numbers and kinds changed), and the
+ * selection stays on its row. */
+static void
+refresh_in_place (PvValuesView *self)
+{
+  GHashTableIter iter;
+  gpointer label;
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &label, NULL))
+    set_cell_text (label, g_object_get_data (label, "pv-row"));
+
+  self->updating = TRUE;
+  if (gtk_sorter_get_order (gtk_column_view_get_sorter (self->column_view)) != GTK_SORTER_ORDER_NONE)
+    gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
+  if (self->needle)
+    {
+      pv_value_list_prepare_search (self->list);
+      gtk_filter_changed (self->filter, GTK_FILTER_CHANGE_DIFFERENT);
+    }
+  self->updating = FALSE;
+  if (pv_values_view_get_selected_value (self) < 0)
+    restore_selection (self);
+  self->built_for_plan = pv_document_get_n_plans (self->document);
+  update_place_title (self);
+  update_count (self);
+}
+
 static void
 repopulate (PvValuesView *self)
 {
   const PvSession *session = self->document ? pv_document_get_plan_session (self->document) : NULL;
   gint64 t0 = g_get_monotonic_time ();
-  g_autoptr (PvValueList) old = g_steal_pointer (&self->list);
+  PvPlannerKind planner = self->document ? pv_document_get_planner (self->document) : PV_PLANNER_ORT;
+  g_autoptr (PvValueList) old = NULL;
 
+  /* A re-plan of the same graph: same rows, new numbers. */
+  if (session && self->list && pv_value_list_update (self->list, session, planner))
+    {
+      refresh_in_place (self);
+      self->list_ms = self->build_ms = (g_get_monotonic_time () - t0) / 1000.0;
+      g_debug ("values: %u rows updated in place in %.1f ms", g_list_model_get_n_items (G_LIST_MODEL (self->list)),
+               self->build_ms);
+      return;
+    }
+  old = g_steal_pointer (&self->list);
   if (old)
     pv_value_list_detach (old);
   if (session)
     {
-      self->list = pv_value_list_new (session, pv_document_get_planner (self->document));
+      self->list = pv_value_list_new (session, planner);
       if (self->needle)
         pv_value_list_prepare_search (self->list);
     }
+  self->list_ms = (g_get_monotonic_time () - t0) / 1000.0;
   self->built_for_plan = self->document ? pv_document_get_n_plans (self->document) : 0;
 
   self->updating = TRUE;
@@ -247,8 +313,8 @@ repopulate (PvValuesView *self)
   update_place_title (self);
   update_count (self);
   self->build_ms = (g_get_monotonic_time () - t0) / 1000.0;
-  g_debug ("values: %u rows in %.1f ms", self->list ? g_list_model_get_n_items (G_LIST_MODEL (self->list)) : 0,
-           self->build_ms);
+  g_debug ("values: %u rows: list %.1f ms, with sort, filter and view %.1f ms",
+           self->list ? g_list_model_get_n_items (G_LIST_MODEL (self->list)) : 0, self->list_ms, self->build_ms);
 }
 
 static void
@@ -309,7 +375,7 @@ timeline_selection_cb (PvValuesView *self)
 static void
 setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
-  PvValueField field = GPOINTER_TO_INT (data);
+  PvValueField field = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "pv-field"));
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), column_info[field].xalign);
@@ -319,20 +385,42 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
     gtk_widget_add_css_class (label, "monospace");
   if (field == PV_VALUE_FIELD_BYTES || field == PV_VALUE_FIELD_PLACE || field == PV_VALUE_FIELD_LIVE)
     gtk_widget_add_css_class (label, "numeric");
+  if (field == PV_VALUE_FIELD_NAME || field == PV_VALUE_FIELD_PRODUCER || field == PV_VALUE_FIELD_SHAPE)
+    {
+      gtk_widget_set_has_tooltip (label, TRUE);
+      g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_query_tooltip_cb), NULL);
+    }
+  g_object_set_data (G_OBJECT (label), "pv-field", GINT_TO_POINTER (field));
   gtk_list_item_set_child (item, label);
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, PvValuesView *self)
 {
-  PvValueField field = GPOINTER_TO_INT (data);
-  PvValueRow *row = gtk_list_item_get_item (item);
   GtkWidget *label = gtk_list_item_get_child (item);
-  const char *text = pv_value_row_get_text (row, field);
+  PvValueRow *row = gtk_list_item_get_item (item);
 
-  gtk_label_set_text (GTK_LABEL (label), text);
-  if (field == PV_VALUE_FIELD_NAME || field == PV_VALUE_FIELD_PRODUCER || field == PV_VALUE_FIELD_SHAPE)
-    gtk_widget_set_tooltip_text (label, text);
+  g_object_set_data (G_OBJECT (label), "pv-row", row);
+  g_hash_table_add (self->bound, label);
+  set_cell_text (GTK_LABEL (label), row);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, PvValuesView *self)
+{
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  g_hash_table_remove (self->bound, label);
+  g_object_set_data (G_OBJECT (label), "pv-row", NULL);
+}
+
+static void
+teardown_cell (GtkSignalListItemFactory *factory, GtkListItem *item, PvValuesView *self)
+{
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  if (label && self->bound)
+    g_hash_table_remove (self->bound, label);
 }
 
 static int
@@ -351,8 +439,11 @@ add_columns (PvValuesView *self)
       g_autoptr (GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GINT_TO_POINTER (f), NULL));
       GtkColumnViewColumn *column;
 
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (f));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (f));
+      g_object_set_data (G_OBJECT (factory), "pv-field", GINT_TO_POINTER (f));
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), self);
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), self);
+      g_signal_connect (factory, "teardown", G_CALLBACK (teardown_cell), self);
       column = gtk_column_view_column_new (column_info[f].title, factory);
       gtk_column_view_column_set_sorter (column, sorter);
       gtk_column_view_column_set_resizable (column, TRUE);
@@ -458,9 +549,11 @@ pv_values_view_get_selected_value (PvValuesView *self)
 }
 
 double
-pv_values_view_get_build_ms (PvValuesView *self)
+pv_values_view_get_build_ms (PvValuesView *self, double *list_ms)
 {
   g_return_val_if_fail (PV_IS_VALUES_VIEW (self), 0);
+  if (list_ms)
+    *list_ms = self->list_ms;
   return self->build_ms;
 }
 
@@ -492,6 +585,7 @@ pv_values_view_finalize (GObject *object)
   g_free (self->needle);
   g_free (self->selected_name);
   g_free (self->count_text);
+  g_clear_pointer (&self->bound, g_hash_table_unref);
   G_OBJECT_CLASS (pv_values_view_parent_class)->finalize (object);
 }
 
@@ -549,6 +643,7 @@ pv_values_view_init (PvValuesView *self)
 {
   GtkWidget *header, *scroller;
 
+  self->bound = g_hash_table_new (NULL, NULL);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 

@@ -47,8 +47,10 @@ void                pv_values_view_set_filter_text     (PvValuesView   *self,
 const char         *pv_values_view_get_count_text      (PvValuesView   *self);
 /* The selected value's id, -1 when no row is selected. */
 int                 pv_values_view_get_selected_value  (PvValuesView   *self);
-/* Milliseconds the last re-population took (list, sort, filter,
- * selection), for benchmarks. */
-double              pv_values_view_get_build_ms        (PvValuesView   *self);
+/* Milliseconds the last re-population took (list, sort, filter, the
+ * table's visible rows, selection); @list_ms: making the list alone. For
+ * benchmarks. */
+double              pv_values_view_get_build_ms        (PvValuesView   *self,
+                                                        double         *list_ms);
 
 G_END_DECLS

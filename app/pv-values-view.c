@@ -36,6 +36,8 @@ struct _PvValuesView
   double build_ms;           /* all of the last re-population */
   gboolean updating;         /* changing models or selection ourselves */
   gboolean syncing;          /* setting the timeline's selection ourselves */
+  gboolean scroll_pending;   /* scroll to the selected row once shown */
+  guint scroll_idle;
 };
 
 G_DEFINE_FINAL_TYPE (PvValuesView, pv_values_view, GTK_TYPE_WIDGET)
@@ -149,9 +151,40 @@ select_value (PvValuesView *self, int value, gboolean scroll)
   self->updating = FALSE;
   if (pos == GTK_INVALID_LIST_POSITION)
     return FALSE;
-  if (scroll && (list_view = inner_list_view (self)) != NULL)
+  /* Scrolling needs the list's size: a hidden page scrolls when shown. */
+  list_view = inner_list_view (self);
+  self->scroll_pending = FALSE;
+  if (scroll && list_view && gtk_widget_get_mapped (list_view))
     gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", pos);
+  else if (scroll)
+    self->scroll_pending = TRUE;
   return TRUE;
+}
+
+static gboolean
+scroll_idle_cb (gpointer data)
+{
+  PvValuesView *self = data;
+  guint pos = gtk_single_selection_get_selected (self->selection);
+  GtkWidget *list_view = inner_list_view (self);
+
+  self->scroll_idle = 0;
+  if (self->scroll_pending && pos != GTK_INVALID_LIST_POSITION && list_view)
+    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", pos);
+  self->scroll_pending = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+/* After the first layout of the shown page (default idle runs after the
+ * frame clock's layout). */
+static void
+pv_values_view_map (GtkWidget *widget)
+{
+  PvValuesView *self = PV_VALUES_VIEW (widget);
+
+  GTK_WIDGET_CLASS (pv_values_view_parent_class)->map (widget);
+  if (self->scroll_pending && self->scroll_idle == 0)
+    self->scroll_idle = g_idle_add (scroll_idle_cb, self);
 }
 
 /* Selects the value called selected_name again, if it is still there. */
@@ -160,7 +193,7 @@ restore_selection (PvValuesView *self)
 {
   int value = self->list && self->selected_name ? pv_value_list_find_name (self->list, self->selected_name) : -1;
 
-  select_value (self, value, FALSE);
+  select_value (self, value, TRUE);
 }
 
 /* ---- filtering ---- */
@@ -181,6 +214,8 @@ pv_values_view_set_filter_text (PvValuesView *self, const char *text)
 
   g_return_if_fail (PV_IS_VALUES_VIEW (self));
 
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search)), text ? text : "") != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->search), text ? text : "");
   if (text && text[0])
     needle = g_ascii_strdown (text, -1);
   if (g_strcmp0 (needle, self->needle) == 0)
@@ -270,8 +305,11 @@ refresh_in_place (PvValuesView *self)
       gtk_filter_changed (self->filter, GTK_FILTER_CHANGE_DIFFERENT);
     }
   self->updating = FALSE;
+  /* Re-sorting moves rows under the list's scroll position. */
   if (pv_values_view_get_selected_value (self) < 0)
     restore_selection (self);
+  else
+    select_value (self, pv_values_view_get_selected_value (self), TRUE);
   self->built_for_plan = pv_document_get_n_plans (self->document);
   update_place_title (self);
   update_count (self);
@@ -568,6 +606,7 @@ pv_values_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->document, self);
   if (self->timeline)
     g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_clear_object (&self->document);
   g_clear_object (&self->timeline);
   g_clear_pointer (&self->box, gtk_widget_unparent);
@@ -634,6 +673,7 @@ pv_values_view_class_init (PvValuesViewClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  widget_class->map = pv_values_view_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "pvvaluesview");
 }

@@ -348,6 +348,18 @@ test_timeline_selects_row (Fixture *fx, gconstpointer data)
 
   pv_timeline_view_set_selection (fx->view, &sel);
   show_page (GTK_WIDGET (values));
+
+  /* Shown, the table has scrolled to the row (it is near the end). */
+  {
+    GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (pv_values_view_get_column_view (values)));
+    guint n = g_list_model_get_n_items (rows (values)), pos = row_of (values, sel.id);
+    double row_height = gtk_adjustment_get_upper (adj) / n;
+    g_assert_cmpuint (pos, >, n / 2);
+    g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, 0);
+    g_assert_cmpfloat (pos * row_height, >=, gtk_adjustment_get_value (adj) - 1);
+    g_assert_cmpfloat ((pos + 1) * row_height, <=,
+                       gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj) + 1);
+  }
 }
 
 static void

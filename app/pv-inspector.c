@@ -606,6 +606,18 @@ pv_inspector_select (PvInspector *self, const PvTimelineSelection *selection)
   rebuild (self);
 }
 
+void
+pv_inspector_show_value (PvInspector *self, int value)
+{
+  g_return_if_fail (PV_IS_INSPECTOR (self));
+
+  if (self->shown.kind == PV_TIMELINE_HIT_VALUE && self->shown.id == value)
+    return;
+  self->shown.kind = PV_TIMELINE_HIT_VALUE;
+  self->shown.id = value;
+  rebuild (self);
+}
+
 PvTimelineSelection
 pv_inspector_get_shown (PvInspector *self)
 {

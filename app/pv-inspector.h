@@ -33,6 +33,11 @@ void            pv_inspector_set_timeline (PvInspector    *self,
  * there): what the inspector's own links do. */
 void            pv_inspector_select       (PvInspector    *self,
                                            const PvTimelineSelection *selection);
+/* Shows value @value without selecting anything: what the Values page
+ * selected, also when the timeline does not draw it. Signature of a
+ * swapped `value-selected` handler. */
+void            pv_inspector_show_value   (PvInspector    *self,
+                                           int             value);
 /* What is shown; kind PV_TIMELINE_HIT_NONE for the empty state. */
 PvTimelineSelection pv_inspector_get_shown (PvInspector   *self);
 /* The heading of what is shown ("Value", "Kernel", …) and its name, NULL

@@ -51,6 +51,13 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
+enum {
+  VALUE_SELECTED,
+  N_SIGNALS
+};
+
+static guint signals [N_SIGNALS];
+
 static const struct {
   const char *title;
   int width;                 /* fixed width; the name column expands */
@@ -378,12 +385,16 @@ selected_cb (PvValuesView *self)
   g_free (self->selected_name);
   self->selected_name = g_strdup (pv_value_row_get_name (row));
   if (self->timeline == NULL)
-    return;
+    {
+      g_signal_emit (self, signals[VALUE_SELECTED], 0, pv_value_row_get_value (row));
+      return;
+    }
   sel.id = pv_value_row_get_value (row);
   self->syncing = TRUE;
   pv_timeline_view_set_selection (self->timeline, &sel);
   pv_timeline_view_focus_selection (self->timeline);
   self->syncing = FALSE;
+  g_signal_emit (self, signals[VALUE_SELECTED], 0, sel.id);
 }
 
 static void
@@ -672,6 +683,12 @@ pv_values_view_class_init (PvValuesViewClass *klass)
     g_param_spec_object ("timeline", NULL, NULL, PV_TYPE_TIMELINE_VIEW,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* The user selected the row of a value (by id), after the timeline was
+   * told (it refuses values it does not draw, such as initializers). */
+  signals[VALUE_SELECTED] =
+    g_signal_new ("value-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_INT);
 
   widget_class->map = pv_values_view_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

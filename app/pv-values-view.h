@@ -4,8 +4,8 @@
  * session (name, producer, dtype and shape, bytes, ORT alloc kind, buffer /
  * slot / offset of the planner shown, live interval), kept in step with a
  * timeline view: selecting a row selects (and shows) that value in the
- * timeline, and a value selected in the timeline selects and scrolls to its
- * row. It re-populates on `plan-changed` and on a planner change, keeping
+ * timeline and emits `value-selected` (int value id), and a value selected
+ * in the timeline selects and scrolls to its row. It re-populates on `plan-changed` and on a planner change, keeping
  * the sort order, the filter and the selected value (by name). */
 #pragma once
 

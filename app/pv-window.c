@@ -619,6 +619,8 @@ pv_window_init (PvWindow *self)
   pv_inspector_set_document (self->inspector, self->document);
   pv_values_view_set_timeline (self->values, self->timeline);
   pv_values_view_set_document (self->values, self->document);
+  g_signal_connect_object (self->values, "value-selected", G_CALLBACK (pv_inspector_show_value), self->inspector,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (pv_partition_editor_get_buffer (self->editor), "modified-changed",
                            G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
 

@@ -312,6 +312,20 @@ test_row_selects_timeline (Fixture *fx, gconstpointer data)
   g_assert_cmpint (sel->id, ==, g->nodes[consumers[0]].outputs[0]);
   g_assert_cmpint (pv_values_view_get_selected_value (values), ==, sel->id);
 
+  /* An initializer is not drawn in the timeline: the inspector shows it
+   * anyway, and its consumer links still work. */
+  {
+    int w = 0;
+    g_autofree char *w_title = NULL;
+    while (w < g->n_values && !(g->values[w].flags & PV_VALUE_INITIALIZER))
+      w++;
+    g_assert_cmpint (w, <, g->n_values);
+    w_title = g_strdup_printf ("Value %s", g->values[w].name);
+    gtk_single_selection_set_selected (pv_values_view_get_selection_model (values), row_of (values, w));
+    g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->kind, ==, PV_TIMELINE_HIT_NONE);
+    g_assert_cmpstr (pv_inspector_get_title (insp), ==, w_title);
+  }
+
   /* Back to the Concat output for the screenshot. */
   gtk_single_selection_set_selected (pv_values_view_get_selection_model (values), row_of (values, v));
   show_page (GTK_WIDGET (insp));

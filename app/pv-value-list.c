@@ -494,15 +494,39 @@ pv_value_list_new (const PvSession *session, PvPlannerKind planner)
 }
 
 gboolean
-pv_value_list_update (PvValueList *self, const PvSession *session, PvPlannerKind planner)
+pv_value_list_update (PvValueList *self, const PvSession *session, PvPlannerKind planner,
+                      gboolean *search_changed)
 {
+  Table *t;
+  g_autofree gint8 *old_kind = NULL;
+  char *search;
+  gsize *search_at;
+
   g_return_val_if_fail (PV_IS_VALUE_LIST (self), FALSE);
   g_return_val_if_fail (session != NULL, FALSE);
 
-  if (self->table->graph == NULL || self->table->graph != session->model->graph)
+  t = self->table;
+  if (t->graph == NULL || t->graph != session->model->graph)
     return FALSE;
-  table_reset (self->table);
-  table_fill (self->table, session, planner);
+  /* Search texts hold names, producers, ops (the graph's) and kinds: keep
+   * them when no kind changed. */
+  old_kind = g_steal_pointer (&t->kind);
+  search = g_steal_pointer (&t->search);
+  search_at = g_steal_pointer (&t->search_at);
+  table_reset (t);
+  table_fill (t, session, planner);
+  if (search && memcmp (old_kind, t->kind, (gsize) t->n) == 0)
+    {
+      t->search = search;
+      t->search_at = search_at;
+    }
+  else
+    {
+      g_free (search);
+      g_free (search_at);
+    }
+  if (search_changed)
+    *search_changed = t->search == NULL;
   return TRUE;
 }
 

@@ -42,10 +42,13 @@ PvValueList *pv_value_list_new            (const PvSession *session,
                                            PvPlannerKind    planner);
 /* Re-reads every row from @session when it plans the same graph (a new
  * partition, planner or bound), keeping the rows and emitting nothing:
- * views re-read what they show. FALSE (nothing changed) for another graph. */
+ * views re-read what they show. FALSE (nothing changed) for another graph.
+ * @search_changed (may be NULL): the search texts are gone (some kind
+ * changed, or there were none): prepare and filter again. */
 gboolean     pv_value_list_update         (PvValueList     *self,
                                            const PvSession *session,
-                                           PvPlannerKind    planner);
+                                           PvPlannerKind    planner,
+                                           gboolean        *search_changed);
 /* Forgets the session (its shape texts are no longer made). */
 void         pv_value_list_detach         (PvValueList     *self);
 /* The position of the value called @name (its value id), or -1. */

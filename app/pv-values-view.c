@@ -36,6 +36,7 @@ struct _PvValuesView
   double build_ms;           /* all of the last re-population */
   gboolean updating;         /* changing models or selection ourselves */
   gboolean syncing;          /* setting the timeline's selection ourselves */
+  gboolean setting_entry;    /* set_filter_text() writing the search entry */
   gboolean scroll_pending;   /* scroll to the selected row once shown */
   guint scroll_idle;
 };
@@ -221,8 +222,13 @@ pv_values_view_set_filter_text (PvValuesView *self, const char *text)
 
   g_return_if_fail (PV_IS_VALUES_VIEW (self));
 
+  /* Setting the entry's text empties it first, which it reports at once. */
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search)), text ? text : "") != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->search), text ? text : "");
+    {
+      self->setting_entry = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->search), text ? text : "");
+      self->setting_entry = FALSE;
+    }
   if (text && text[0])
     needle = g_ascii_strdown (text, -1);
   if (g_strcmp0 (needle, self->needle) == 0)
@@ -252,6 +258,8 @@ pv_values_view_set_filter_text (PvValuesView *self, const char *text)
 static void
 search_changed_cb (PvValuesView *self, GtkSearchEntry *entry)
 {
+  if (self->setting_entry)
+    return;
   pv_values_view_set_filter_text (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
@@ -291,10 +299,10 @@ cell_query_tooltip_cb (GtkWidget *label, int x, int y, gboolean keyboard, GtkToo
 }
 
 /* After pv_value_list_update(): the cells on screen re-read their rows,
- * the sort and the filter run again (numbers and kinds changed), and the
- * selection stays on its row. */
+ * the sort runs again (numbers changed), the filter when some kind
+ * changed, and the selection stays on its row. */
 static void
-refresh_in_place (PvValuesView *self)
+refresh_in_place (PvValuesView *self, gboolean search_changed)
 {
   GHashTableIter iter;
   gpointer label;
@@ -306,7 +314,7 @@ refresh_in_place (PvValuesView *self)
   self->updating = TRUE;
   if (gtk_sorter_get_order (gtk_column_view_get_sorter (self->column_view)) != GTK_SORTER_ORDER_NONE)
     gtk_sorter_changed (gtk_column_view_get_sorter (self->column_view), GTK_SORTER_CHANGE_DIFFERENT);
-  if (self->needle)
+  if (self->needle && search_changed)
     {
       pv_value_list_prepare_search (self->list);
       gtk_filter_changed (self->filter, GTK_FILTER_CHANGE_DIFFERENT);
@@ -329,11 +337,12 @@ repopulate (PvValuesView *self)
   gint64 t0 = g_get_monotonic_time ();
   PvPlannerKind planner = self->document ? pv_document_get_planner (self->document) : PV_PLANNER_ORT;
   g_autoptr (PvValueList) old = NULL;
+  gboolean search_changed = FALSE;
 
   /* A re-plan of the same graph: same rows, new numbers. */
-  if (session && self->list && pv_value_list_update (self->list, session, planner))
+  if (session && self->list && pv_value_list_update (self->list, session, planner, &search_changed))
     {
-      refresh_in_place (self);
+      refresh_in_place (self, search_changed);
       self->list_ms = self->build_ms = (g_get_monotonic_time () - t0) / 1000.0;
       g_debug ("values: %u rows updated in place in %.1f ms", g_list_model_get_n_items (G_LIST_MODEL (self->list)),
                self->build_ms);

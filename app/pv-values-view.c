@@ -65,8 +65,8 @@ static const struct {
   float xalign;
   PangoEllipsizeMode ellipsize;
 } column_info[PV_VALUE_N_FIELDS] = {
-  [PV_VALUE_FIELD_NAME] = { "Value", 220, 0, PANGO_ELLIPSIZE_MIDDLE },
-  [PV_VALUE_FIELD_PRODUCER] = { "Producer", 200, 0, PANGO_ELLIPSIZE_END },
+  [PV_VALUE_FIELD_NAME] = { "Value", 260, 0, PANGO_ELLIPSIZE_MIDDLE },
+  [PV_VALUE_FIELD_PRODUCER] = { "Producer", 180, 0, PANGO_ELLIPSIZE_END },
   [PV_VALUE_FIELD_SHAPE] = { "Shape", 160, 0, PANGO_ELLIPSIZE_END },
   [PV_VALUE_FIELD_BYTES] = { "Bytes", 90, 1, PANGO_ELLIPSIZE_START },
   [PV_VALUE_FIELD_KIND] = { "Kind", 110, 0, PANGO_ELLIPSIZE_END },
@@ -253,6 +253,19 @@ pv_values_view_set_filter_text (PvValuesView *self, const char *text)
   restore_selection (self);
   update_count (self);
   g_debug ("values: filter \"%s\" in %.1f ms", text ? text : "", (g_get_monotonic_time () - t0) / 1000.0);
+}
+
+/* A header click re-sorted: GTK keeps the top row in place, which hides
+ * the new first rows. Show the selected row, or the first. */
+static void
+sorter_changed_cb (PvValuesView *self)
+{
+  GtkWidget *list_view = inner_list_view (self);
+  guint pos = gtk_single_selection_get_selected (self->selection);
+
+  if (self->updating || list_view == NULL || g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0)
+    return;
+  gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", pos != GTK_INVALID_LIST_POSITION ? pos : 0);
 }
 
 static void
@@ -732,6 +745,9 @@ pv_values_view_init (PvValuesView *self)
   add_columns (self);
 
   self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  /* After the sort model's own handler (connected first). */
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed", G_CALLBACK (sorter_changed_cb),
+                           self, G_CONNECT_SWAPPED);
   self->filter = GTK_FILTER (gtk_custom_filter_new (filter_func, self, NULL));
   self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (self->sorted), NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->filtered));

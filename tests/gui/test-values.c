@@ -204,6 +204,11 @@ test_sort (Fixture *fx, gconstpointer data)
     }
   gtk_column_view_sort_by_column (cv, pv_values_view_get_column (values, PV_VALUE_FIELD_BYTES), GTK_SORT_DESCENDING);
   show_page (GTK_WIDGET (values));
+  /* Re-sorted while shown: the first rows are in view. */
+  gtk_column_view_sort_by_column (cv, pv_values_view_get_column (values, PV_VALUE_FIELD_NAME), GTK_SORT_ASCENDING);
+  gtk_column_view_sort_by_column (cv, pv_values_view_get_column (values, PV_VALUE_FIELD_BYTES), GTK_SORT_DESCENDING);
+  spin (200);
+  g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cv))), ==, 0);
 }
 
 static gboolean

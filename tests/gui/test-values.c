@@ -455,6 +455,19 @@ test_replan_keeps_selection (Fixture *fx, gconstpointer data)
         previous = pv_value_row_get_bytes (row);
       }
   }
+  /* The rows show the new plan: the buffer ORT now gives the value. */
+  {
+    const PvSession *s = pv_document_get_plan_session (fx->document);
+    int oi = graph (fx)->values[v].ort_index;
+    g_autoptr (PvValueRow) row = g_list_model_get_item (rows (values), row_of (values, v));
+    g_autofree char *place = NULL;
+    while (s->ort->values[oi].reused_buffer != oi && s->ort->values[oi].reused_buffer >= 0)
+      oi = s->ort->values[oi].reused_buffer;
+    place = g_strdup_printf ("buffer %d", oi);
+    g_assert_cmpstr (pv_value_row_get_text (row, PV_VALUE_FIELD_PLACE), ==, place);
+    g_assert_cmpstr (pv_value_row_get_text (row, PV_VALUE_FIELD_KIND), ==,
+                     pv_ort_alloc_kind_name (s->ort->values[graph (fx)->values[v].ort_index].kind));
+  }
   g_assert_true (g_str_has_suffix (pv_values_view_get_count_text (values), " values"));
   g_assert_true (strstr (pv_values_view_get_count_text (values), " of ") != NULL);
   /* The timeline kept the value too, and the inspector shows it. */

@@ -169,16 +169,32 @@ select_value (PvValuesView *self, int value, gboolean scroll)
   return TRUE;
 }
 
+/* Shows the selected row, or the first rows, now or once the page is
+ * shown. scroll-to-item also makes the row GTK's focus tracker, which
+ * slows every later filter change: for the top, move the adjustment. */
+static void
+scroll_to_selected_or_top (PvValuesView *self)
+{
+  GtkWidget *list_view = inner_list_view (self);
+  guint pos = gtk_single_selection_get_selected (self->selection);
+
+  self->scroll_pending = list_view == NULL || !gtk_widget_get_mapped (list_view);
+  if (self->scroll_pending)
+    return;
+  if (pos != GTK_INVALID_LIST_POSITION)
+    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", pos);
+  else
+    gtk_adjustment_set_value (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view)), 0);
+}
+
 static gboolean
 scroll_idle_cb (gpointer data)
 {
   PvValuesView *self = data;
-  guint pos = gtk_single_selection_get_selected (self->selection);
-  GtkWidget *list_view = inner_list_view (self);
 
   self->scroll_idle = 0;
-  if (self->scroll_pending && pos != GTK_INVALID_LIST_POSITION && list_view)
-    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", pos);
+  if (self->scroll_pending)
+    scroll_to_selected_or_top (self);
   self->scroll_pending = FALSE;
   return G_SOURCE_REMOVE;
 }
@@ -260,12 +276,8 @@ pv_values_view_set_filter_text (PvValuesView *self, const char *text)
 static void
 sorter_changed_cb (PvValuesView *self)
 {
-  GtkWidget *list_view = inner_list_view (self);
-  guint pos = gtk_single_selection_get_selected (self->selection);
-
-  if (self->updating || list_view == NULL || g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0)
-    return;
-  gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", pos != GTK_INVALID_LIST_POSITION ? pos : 0);
+  if (!self->updating)
+    scroll_to_selected_or_top (self);
 }
 
 static void

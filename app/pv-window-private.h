@@ -4,7 +4,9 @@
 
 #include "pv-subgraph-bar.h"
 #include "pv-subgraph-nav.h"
+#include "pv-inspector.h"
 #include "pv-summary-view.h"
+#include "pv-values-view.h"
 #include "pv-window.h"
 
 G_BEGIN_DECLS
@@ -52,6 +54,8 @@ struct _PvWindow
   PvPartitionEditor *editor;
   PvSummaryView *summary;
   PvSubgraphBar *subgraph_bar;
+  PvInspector *inspector;
+  PvValuesView *values;
 
   guint loading_delay;       /* shows the spinner page when loading is slow */
 

@@ -548,6 +548,8 @@ pv_window_class_init (PvWindowClass *klass)
   g_type_ensure (PV_TYPE_TIMELINE_VIEW);
   g_type_ensure (PV_TYPE_PARTITION_EDITOR);
   g_type_ensure (PV_TYPE_SUMMARY_VIEW);
+  g_type_ensure (PV_TYPE_INSPECTOR);
+  g_type_ensure (PV_TYPE_VALUES_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/planviz/Planviz/ui/pv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, PvWindow, title_label);
@@ -571,6 +573,8 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PvWindow, side_stack);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, editor);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, summary);
+  gtk_widget_class_bind_template_child (widget_class, PvWindow, inspector);
+  gtk_widget_class_bind_template_child (widget_class, PvWindow, values);
 
   gtk_widget_class_install_property_action (widget_class, "win.colour-by-kind", "colour-by-kind");
   gtk_widget_class_install_property_action (widget_class, "win.show-trigger-arrows", "show-trigger-arrows");
@@ -629,6 +633,13 @@ pv_window_init (PvWindow *self)
 
   pv_partition_editor_set_document (self->editor, self->document);
   pv_summary_view_set_document (self->summary, self->document);
+  /* Both follow (and set) the timeline's selection; neither switches pages. */
+  pv_inspector_set_timeline (self->inspector, self->timeline);
+  pv_inspector_set_document (self->inspector, self->document);
+  pv_values_view_set_timeline (self->values, self->timeline);
+  pv_values_view_set_document (self->values, self->document);
+  g_signal_connect_object (self->values, "value-selected", G_CALLBACK (pv_inspector_show_value), self->inspector,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (pv_partition_editor_get_buffer (self->editor), "modified-changed",
                            G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
 

@@ -213,10 +213,15 @@ update_accessible (PvTimelineView *self)
               hit.node = self->options.selection.id;
               hit.index = self->model->node_kernel[hit.node];
               break;
-            case PV_TIMELINE_HIT_VALUE: hit.value = self->options.selection.id; break;
+            case PV_TIMELINE_HIT_VALUE:
+              /* describe() reads the bar (index) of the memory view shown. */
+              hit.value = self->options.selection.id;
+              hit.index = self->model->memory[self->options.memory_view].value_bar[hit.value];
+              break;
             default: hit.index = self->options.selection.id; break;
             }
-          selected = pv_timeline_renderer_describe (self->renderer, &hit);
+          if (hit.index >= 0)
+            selected = pv_timeline_renderer_describe (self->renderer, &hit);
         }
       description = g_strdup_printf ("%d stream%s, %d kernels%s%s%s", self->model->n_streams,
                                      self->model->n_streams == 1 ? "" : "s", self->model->n_kernels,

@@ -1,0 +1,47 @@
+/* pv-inspector.h: the side pane's Inspector page.
+ *
+ * Details of what is selected in a timeline view, from the document's plan
+ * session: for a value its type, shape, size, alloc kind, place, producer,
+ * consumers, live interval and what it reuses; for a kernel its stream,
+ * step, inputs, outputs and the sync steps around it; for a step mark or
+ * an arrow the steps on either end. Producers, consumers, inputs, outputs
+ * and the other ends are buttons that select what they name. Updates when
+ * the selection changes and when the document re-plans. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "pv-document.h"
+#include "pv-timeline-view.h"
+
+G_BEGIN_DECLS
+
+#define PV_TYPE_INSPECTOR (pv_inspector_get_type ())
+
+G_DECLARE_FINAL_TYPE (PvInspector, pv_inspector, PV, INSPECTOR, GtkWidget)
+
+GtkWidget      *pv_inspector_new          (void);
+
+PvDocument     *pv_inspector_get_document (PvInspector    *self);
+void            pv_inspector_set_document (PvInspector    *self,
+                                           PvDocument     *document);
+PvTimelineView *pv_inspector_get_timeline (PvInspector    *self);
+void            pv_inspector_set_timeline (PvInspector    *self,
+                                           PvTimelineView *timeline);
+
+/* Shows @selection (selecting it in the timeline when it can be drawn
+ * there): what the inspector's own links do. */
+void            pv_inspector_select       (PvInspector    *self,
+                                           const PvTimelineSelection *selection);
+/* Shows value @value without selecting anything: what the Values page
+ * selected, also when the timeline does not draw it. Signature of a
+ * swapped `value-selected` handler. */
+void            pv_inspector_show_value   (PvInspector    *self,
+                                           int             value);
+/* What is shown; kind PV_TIMELINE_HIT_NONE for the empty state. */
+PvTimelineSelection pv_inspector_get_shown (PvInspector   *self);
+/* The heading of what is shown ("Value", "Kernel", …) and its name, NULL
+ * in the empty state. */
+const char     *pv_inspector_get_title    (PvInspector    *self);
+
+G_END_DECLS

@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+#include "pv-app-state.h"
+#include "pv-recent.h"
+
 G_DEFINE_FINAL_TYPE (PvWindow, pv_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum {
@@ -22,7 +25,11 @@ static GParamSpec *properties [N_PROPS];
 PvWindow *
 pv_window_new (PvApplication *application)
 {
-  return g_object_new (PV_TYPE_WINDOW, "application", application, NULL);
+  PvWindow *self = g_object_new (PV_TYPE_WINDOW, "application", application, NULL);
+
+  self->remember = application == NULL || pv_application_get_remember (application);
+  _pv_window_state_restore (self);
+  return self;
 }
 
 /* ---- title, pages, controls ---- */
@@ -243,8 +250,17 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     }
   else
     {
+      GFile *file = pv_document_get_file (self->document);
+      GFile *partition = pv_document_get_partition_file (self->document);
+
       pv_window_show_error (self, NULL);
       gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+      if (self->remember)
+        {
+          pv_recent_add_model (gtk_recent_manager_get_default (), file);
+          if (partition)
+            pv_app_state_remember_model_config (file, partition);
+        }
     }
   if (!pv_document_get_loading (self->document))
     {
@@ -309,8 +325,21 @@ _pv_window_run_pending (PvWindow *self)
       gtk_window_close (GTK_WINDOW (self));
       break;
     case PV_PENDING_OPEN:
+      /* No config given: the one last used with this model, if any. */
+      if (partition == NULL && self->remember)
+        {
+          g_autoptr (PvAppState) state = pv_app_state_load (NULL);
+          partition = pv_app_state_dup_model_config (state, file);
+        }
       start_load (self, file, partition);
       break;
+    case PV_PENDING_OPEN_PARTITION:
+      {
+        g_autoptr (GError) error = NULL;
+        if (!pv_window_load_partition (self, file, &error))
+          pv_window_show_error (self, error->message);
+        break;
+      }
     default:
       break;
     }
@@ -390,10 +419,10 @@ paned_max_position_cb (PvWindow *self, GParamSpec *pspec, GtkPaned *paned)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (paned));
 
-  if (self->paned_positioned || width <= SIDE_PANE_WIDTH)
+  if (self->paned_positioned || width <= self->side_pane_width)
     return;
   self->paned_positioned = TRUE;
-  gtk_paned_set_position (paned, MAX (width - SIDE_PANE_WIDTH, width / 2));
+  gtk_paned_set_position (paned, MAX (width - self->side_pane_width, width / 4));
 }
 
 /* ---- GtkWindow ---- */
@@ -411,6 +440,7 @@ pv_window_close_request (GtkWindow *window)
     }
   if (self->load_cancellable)
     g_cancellable_cancel (self->load_cancellable);
+  _pv_window_state_save (self);
   return GTK_WINDOW_CLASS (pv_window_parent_class)->close_request (window);
 }
 
@@ -577,6 +607,7 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.show-reuse-links", "show-reuse-links");
   gtk_widget_class_install_property_action (widget_class, "win.show-side-pane", "show-side-pane");
   _pv_window_class_actions_init (klass);
+  _pv_window_class_recent_init (klass);
 }
 
 static void
@@ -585,6 +616,7 @@ pv_window_init (PvWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->side_pane_width = SIDE_PANE_WIDTH;
 
   self->document = pv_document_new ();
   g_signal_connect_object (self->document, "notify::loading", G_CALLBACK (document_loading_cb), self,
@@ -625,6 +657,7 @@ pv_window_init (PvWindow *self)
   update_title (self);
   update_page (self);
   _pv_window_actions_update (self);
+  _pv_window_recent_init (self);
 }
 
 /* ---- public API ---- */
@@ -724,6 +757,8 @@ pv_window_save_partition (PvWindow *self, GFile *file, GError **error)
     return FALSE;
   pv_partition_editor_set_modified (self->editor, FALSE);
   update_title (self);
+  if (self->remember && pv_document_get_file (self->document))
+    pv_app_state_remember_model_config (pv_document_get_file (self->document), file);
   return TRUE;
 }
 

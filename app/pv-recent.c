@@ -55,7 +55,9 @@ pv_recent_dup_models (GtkRecentManager *manager, guint max)
       const char *uri = gtk_recent_info_get_uri (info);
       Entry entry = { info, NULL };
 
+      /* get_application_info() warns about an application not listed. */
       if (!g_str_has_suffix (uri, ".onnx") || !gtk_recent_info_is_local (info) ||
+          !gtk_recent_info_has_application (info, PV_RECENT_APP_NAME) ||
           !gtk_recent_info_get_application_info (info, PV_RECENT_APP_NAME, NULL, NULL, &entry.stamp) ||
           entry.stamp == NULL || !gtk_recent_info_exists (info))
         continue;
@@ -86,12 +88,56 @@ escape_mnemonic (const char *text)
   return g_string_free (escaped, FALSE);
 }
 
+/* A folder as people write it: "~/models" under the home folder. */
+static char *
+display_folder (GFile *file)
+{
+  g_autoptr (GFile) parent = g_file_get_parent (file);
+  g_autoptr (GFile) home = g_file_new_for_path (g_get_home_dir ());
+  g_autofree char *relative = NULL;
+
+  if (parent == NULL)
+    return g_strdup ("");
+  if (g_file_equal (parent, home))
+    return g_strdup ("~");
+  relative = g_file_get_relative_path (home, parent);
+  if (relative)
+    return g_build_filename ("~", relative, NULL);
+  return g_file_get_parse_name (parent);
+}
+
+/* The menu shows file names; two models of the same name get their
+ * folders' names too. */
+static char *
+menu_label (char **uris, int index)
+{
+  g_autoptr (GFile) file = g_file_new_for_uri (uris[index]);
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *label = NULL;
+  gboolean shared = FALSE;
+
+  for (int i = 0; uris[i] && !shared; i++)
+    {
+      g_autoptr (GFile) other = g_file_new_for_uri (uris[i]);
+      g_autofree char *other_name = g_file_get_basename (other);
+      shared = i != index && g_strcmp0 (name, other_name) == 0;
+    }
+  if (shared)
+    {
+      g_autoptr (GFile) parent = g_file_get_parent (file);
+      g_autofree char *folder = parent ? g_file_get_basename (parent) : g_strdup ("/");
+      label = g_strdup_printf ("%s — %s", name, folder);
+    }
+  else
+    label = g_steal_pointer (&name);
+  return escape_mnemonic (label);
+}
+
 static GtkWidget *
 recent_button (GFile *file, const char *uri)
 {
   g_autofree char *name = g_file_get_basename (file);
-  g_autoptr (GFile) parent = g_file_get_parent (file);
-  g_autofree char *folder = parent ? g_file_get_parse_name (parent) : g_strdup ("");
+  g_autofree char *folder = display_folder (file);
   g_autofree char *path = g_file_get_parse_name (file);
   GtkWidget *button = gtk_button_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
@@ -131,8 +177,7 @@ _pv_window_recent_update (PvWindow *self)
   for (int i = 0; uris[i]; i++)
     {
       g_autoptr (GFile) file = g_file_new_for_uri (uris[i]);
-      g_autofree char *name = g_file_get_basename (file);
-      g_autofree char *label = escape_mnemonic (name);
+      g_autofree char *label = menu_label (uris, i);
       g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (uris[i]));

@@ -168,6 +168,37 @@ read_state (void)
   return keys;
 }
 
+/* Pops the main menu up for a screenshot (@main_name), then slides to its
+ * Open Recent page for another (@recent_name). */
+static void
+screenshot_menus (Fixture *fx, const char *main_name, const char *recent_name)
+{
+  GtkMenuButton *button = main_menu_button (fx);
+  GtkWidget *popover, *stack = NULL;
+
+  gtk_menu_button_popup (button);
+  spin (400);
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (button));
+  g_assert_true (gtk_widget_get_mapped (popover));
+  if (main_name)
+    save_widget_screenshot (popover, main_name);
+  /* GtkPopoverMenu keeps its submenus as pages of a GtkStack. */
+  for (GtkWidget *w = gtk_widget_get_first_child (popover); w && stack == NULL; w = gtk_widget_get_first_child (w))
+    if (GTK_IS_STACK (w))
+      stack = w;
+  g_assert_nonnull (stack);
+  for (GtkWidget *page = gtk_widget_get_first_child (stack); page; page = gtk_widget_get_next_sibling (page))
+    if (page != gtk_stack_get_visible_child (GTK_STACK (stack)))
+      {
+        gtk_stack_set_visible_child (GTK_STACK (stack), page);
+        break;
+      }
+  spin (400);
+  save_widget_screenshot (popover, recent_name);
+  gtk_menu_button_popdown (button);
+  spin (200);
+}
+
 /* ---- recent models ---- */
 
 static void
@@ -185,6 +216,7 @@ test_recent_none (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (label, ==, "No Recent Models");
   collect_by_class (GTK_WIDGET (fx->window), "pv-recent-model", buttons);
   g_assert_cmpuint (buttons->len, ==, 0);
+  screenshot_menus (fx, NULL, "state-main-menu-no-recent.png");
 }
 
 static guint recent_target_n;
@@ -203,8 +235,6 @@ test_recent_menu (Fixture *fx, gconstpointer data)
   g_auto (GStrv) uris = NULL;
   g_autofree char *label0 = NULL, *label2 = NULL;
   GMenuModel *recent;
-  GtkMenuButton *button;
-  GtkWidget *popover, *stack = NULL;
 
   /* Opening records the model; newest first. */
   open_model (fx, "mlp.onnx", NULL);
@@ -241,29 +271,7 @@ test_recent_menu (Fixture *fx, gconstpointer data)
   /* Screenshots: the main menu, then its Open Recent page. */
   recent_target_n = 3;
   g_assert_true (wait_until (fx, menu_has_n));
-  button = main_menu_button (fx);
-  gtk_menu_button_popup (button);
-  spin (400);
-  popover = GTK_WIDGET (gtk_menu_button_get_popover (button));
-  g_assert_true (gtk_widget_get_mapped (popover));
-  save_widget_screenshot (popover, "state-main-menu.png");
-  for (GtkWidget *w = gtk_widget_get_first_child (popover); w && stack == NULL; w = gtk_widget_get_first_child (w))
-    if (GTK_IS_STACK (w))
-      stack = w;
-  if (stack)
-    {
-      GtkWidget *visible = gtk_stack_get_visible_child (GTK_STACK (stack));
-      for (GtkWidget *page = gtk_widget_get_first_child (stack); page; page = gtk_widget_get_next_sibling (page))
-        if (page != visible)
-          {
-            gtk_stack_set_visible_child (GTK_STACK (stack), page);
-            break;
-          }
-      spin (400);
-      save_widget_screenshot (popover, "state-main-menu-recent.png");
-    }
-  gtk_menu_button_popdown (button);
-  spin (200);
+  screenshot_menus (fx, "state-main-menu.png", "state-main-menu-recent.png");
 }
 
 static const char *same_label;

@@ -49,8 +49,8 @@ void           pv_app_state_set_string             (PvAppState   *self,
                                                     const char   *key,
                                                     const char   *value);
 
-/* The config remembered for @model, when that file still exists; else
- * NULL. Free it. */
+/* The config remembered for @model, when it is a local file that still
+ * exists; else NULL. Free it. */
 GFile         *pv_app_state_dup_model_config       (PvAppState   *self,
                                                     GFile        *model);
 void           pv_app_state_set_model_config       (PvAppState   *self,

@@ -197,6 +197,10 @@ _pv_window_recent_update (PvWindow *self)
 static void
 recent_changed_cb (PvWindow *self, GtkRecentManager *manager)
 {
+  /* A closed window lingers while its last load finishes; its template
+   * children are gone by then. */
+  if (self->recent_menu == NULL || self->recent_list == NULL)
+    return;
   _pv_window_recent_update (self);
 }
 
@@ -218,6 +222,7 @@ open_recent_action (GtkWidget *widget, const char *name, GVariant *param)
   pv_window_open (self, file, NULL);
 }
 
+/* Never enabled: it only greys out the "No Recent Models" placeholder. */
 static void
 no_recent_action (GtkWidget *widget, const char *name, GVariant *param)
 {

@@ -165,6 +165,20 @@ tooltip_window (Fixture *fx)
   return NULL;
 }
 
+static GtkWidget *
+find_label (GtkWidget *root)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_get_visible (root))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 tooltip_shown (Fixture *fx)
 {
@@ -329,7 +343,11 @@ test_click_hover (Fixture *fx, gconstpointer data)
   g_assert_true (wait_until (fx, tooltip_shown));
   save_screenshot (fx);
   {
+    /* What the view's query-tooltip put in the tooltip window's label. */
     GtkWidget *tooltip = tooltip_window (fx);
+    GtkWidget *label = find_label (tooltip);
+    g_assert_nonnull (label);
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, text);
     save_widget_screenshot (tooltip, "input-tooltip.png");
   }
 

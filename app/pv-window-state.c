@@ -25,7 +25,7 @@ _pv_window_state_save (PvWindow *self)
   g_autoptr (PvAppState) state = NULL;
   g_autoptr (GError) error = NULL;
   const char *page;
-  int width = 0, height = 0;
+  int width = 0, height = 0, side;
 
   if (!self->remember)
     return;
@@ -38,10 +38,12 @@ _pv_window_state_save (PvWindow *self)
       pv_app_state_set_int (state, "height", height);
     }
   pv_app_state_set_boolean (state, "maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
-  /* Only a side pane laid out on screen has a width worth keeping. */
-  if (self->paned_positioned && gtk_widget_get_mapped (self->side_pane) &&
-      gtk_widget_get_width (self->side_pane) >= MIN_SIDE_PANE)
-    pv_app_state_set_int (state, "side-pane-width", gtk_widget_get_width (self->side_pane));
+  /* Only a side pane laid out on screen has a width worth keeping: what
+   * lies right of the divider's position (the pane and the handle), as
+   * paned_max_position_cb() gives it back. */
+  side = gtk_widget_get_width (GTK_WIDGET (self->paned)) - gtk_paned_get_position (self->paned);
+  if (self->paned_positioned && gtk_widget_get_mapped (self->side_pane) && side >= MIN_SIDE_PANE)
+    pv_app_state_set_int (state, "side-pane-width", side);
   page = gtk_stack_get_visible_child_name (self->side_stack);
   if (page)
     pv_app_state_set_string (state, "side-page", page);

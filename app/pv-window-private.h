@@ -27,6 +27,11 @@ struct _PvWindow
   GFile *pending_file;
   GFile *pending_partition;
 
+  /* A load with the config remembered for the model: if it fails, the
+   * model is loaded again without it, and then the error is shown. */
+  GFile *fallback_file;
+  char *fallback_error;
+
   /* template children */
   GtkLabel *title_label;
   GtkLabel *subtitle_label;

@@ -233,19 +233,35 @@ modified_changed_cb (PvWindow *self, GtkTextBuffer *buffer)
 
 /* ---- loading ---- */
 
+static void start_load (PvWindow *self, GFile *file, GFile *partition);
+
 static void
 load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (PvWindow) self = user_data;
   g_autoptr (GError) error = NULL;
   gboolean ok = pv_document_load_finish (PV_DOCUMENT (object), result, &error);
+  gboolean cancelled = !ok && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   /* The window may have been closed while the model loaded. */
   if (self->document == NULL)
     return;
+  if (!ok && !cancelled && self->fallback_file)
+    {
+      /* The remembered config broke the load (it is no longer text, say):
+       * open the model with ORT's default config, and say why. */
+      g_autoptr (GFile) model = g_steal_pointer (&self->fallback_file);
+      g_autofree char *message = g_strdup_printf ("Opened with ONNX Runtime's default partition: %s", error->message);
+      start_load (self, model, NULL);
+      self->fallback_error = g_steal_pointer (&message);
+      return;
+    }
+  /* A cancelled load is an older one: the fallback belongs to the newer. */
+  if (!cancelled)
+    g_clear_object (&self->fallback_file);
   if (!ok)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (!cancelled)
         pv_window_show_error (self, error->message);
     }
   else
@@ -253,7 +269,7 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       GFile *file = pv_document_get_file (self->document);
       GFile *partition = pv_document_get_partition_file (self->document);
 
-      pv_window_show_error (self, NULL);
+      pv_window_show_error (self, self->fallback_error);
       gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
       if (self->remember)
         {
@@ -262,6 +278,8 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
             pv_app_state_remember_model_config (file, partition);
         }
     }
+  if (!cancelled)
+    g_clear_pointer (&self->fallback_error, g_free);
   if (!pv_document_get_loading (self->document))
     {
       g_clear_handle_id (&self->loading_delay, g_source_remove);
@@ -288,6 +306,8 @@ static void
 start_load (PvWindow *self, GFile *file, GFile *partition)
 {
   g_clear_handle_id (&self->loading_delay, g_source_remove);
+  g_clear_object (&self->fallback_file);
+  g_clear_pointer (&self->fallback_error, g_free);
   self->show_loading = FALSE;
   self->loading_delay = g_timeout_add (250, loading_delay_cb, self);
   if (self->load_cancellable)
@@ -330,6 +350,12 @@ _pv_window_run_pending (PvWindow *self)
         {
           g_autoptr (PvAppState) state = pv_app_state_load (NULL);
           partition = pv_app_state_dup_model_config (state, file);
+          if (partition)
+            {
+              start_load (self, file, partition);
+              self->fallback_file = g_object_ref (file);
+              break;
+            }
         }
       start_load (self, file, partition);
       break;
@@ -455,6 +481,7 @@ pv_window_dispose (GObject *object)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   g_clear_handle_id (&self->loading_delay, g_source_remove);
+  g_clear_object (&self->fallback_file);
   _pv_window_clear_pending (self);
   if (self->document)
     g_signal_handlers_disconnect_by_data (self->document, self);
@@ -469,6 +496,7 @@ pv_window_finalize (GObject *object)
   PvWindow *self = (PvWindow *) object;
 
   g_clear_pointer (&self->error_message, g_free);
+  g_clear_pointer (&self->fallback_error, g_free);
   G_OBJECT_CLASS (pv_window_parent_class)->finalize (object);
 }
 

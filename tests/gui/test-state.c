@@ -690,6 +690,20 @@ test_config_remembered (Fixture *fx, gconstpointer data)
   g_assert_null (pv_document_get_partition_file (fx->document));
   g_assert_cmpuint (n_streams_planned (fx), ==, 1);
   g_assert_cmpstr (subtitle (fx), ==, "ONNX Runtime's default partition");
+  g_assert_null (pv_window_get_error (fx->window));
+
+  /* A remembered file that is no longer text: the model still opens,
+   * with the default config, and the error bar says why. */
+  g_assert_true (pv_window_save_partition (fx->window, saved, &error));
+  g_assert_true (g_file_set_contents (saved_path, "\xff\xfe\x00 binary", 10, NULL));
+  pv_window_open (fx->window, model, NULL);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_cmpstr (pv_document_get_title (fx->document), ==, "wide_branches.onnx");
+  g_assert_null (pv_document_get_partition_file (fx->document));
+  g_assert_nonnull (pv_window_get_error (fx->window));
+  g_test_message ("error bar: %s", pv_window_get_error (fx->window));
+  g_assert_nonnull (strstr (pv_window_get_error (fx->window), "two.json"));
+  g_assert_nonnull (strstr (pv_window_get_error (fx->window), "default partition"));
 }
 
 /* ---- Open Partition Config… ---- */

@@ -481,6 +481,7 @@ test_window_state (Fixture *fx, gconstpointer data)
 {
   GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (fx->editor), GTK_TYPE_PANED);
   g_autoptr (GKeyFile) keys = NULL;
+  g_autofree char *page = NULL;
   int saved_side, width = 0, height = 0;
   PvWindow *window;
 
@@ -510,7 +511,8 @@ test_window_state (Fixture *fx, gconstpointer data)
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "side-pane-width", NULL), ==, saved_side);
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "planner", NULL), ==, PV_PLANNER_SLOTS);
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "registry", NULL), ==, PV_REGISTRY_CUDA);
-  g_assert_cmpstr (g_key_file_get_value (keys, "window", "side-page", NULL), ==, "summary");
+  page = g_key_file_get_value (keys, "window", "side-page", NULL);
+  g_assert_cmpstr (page, ==, "summary");
   g_assert_true (g_key_file_get_boolean (keys, "window", "colour-by-kind", NULL));
   g_assert_false (g_key_file_get_boolean (keys, "window", "show-reuse-links", NULL));
   g_assert_false (g_key_file_get_boolean (keys, "window", "show-notify-arrows", NULL));

@@ -6,7 +6,7 @@ set -eu
 packages="meson ninja-build pkg-config gcc clang libclang-rt-14-dev
 protobuf-c-compiler libprotobuf-c-dev libcjson-dev libglib2.0-dev
 libgtk-4-dev libgtksourceview-5-dev libcairo2-dev libpango1.0-dev
-xvfb xauth dbus-daemon fonts-dejavu-core python3-onnx time bc"
+xvfb xauth dbus-daemon xdotool fonts-dejavu-core python3-onnx time bc"
 
 # onnxruntime-node (the reference ORT) needs Node.js; use the system's if any.
 command -v node >/dev/null 2>&1 || packages="$packages nodejs npm"

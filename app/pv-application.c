@@ -152,6 +152,13 @@ pv_application_open_model (PvApplication *self, GFile *file, GFile *partition_fi
   gtk_window_present (GTK_WINDOW (window));
 }
 
+gboolean
+pv_application_get_remember (PvApplication *self)
+{
+  g_return_val_if_fail (PV_IS_APPLICATION (self), FALSE);
+  return self->screenshot == NULL;
+}
+
 int
 pv_application_get_exit_status (PvApplication *self)
 {
@@ -227,6 +234,7 @@ pv_application_startup (GApplication *app)
 {
   static const char *open_accels[] = { "<Control>o", NULL };
   static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *open_partition_accels[] = { "<Control><Shift>o", NULL };
   static const char *save_accels[] = { "<Control>s", NULL };
   static const char *save_as_accels[] = { "<Control><Shift>s", NULL };
   static const char *close_accels[] = { "<Control>w", NULL };
@@ -249,6 +257,7 @@ pv_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (gtk_app, "app.open", open_accels);
   gtk_application_set_accels_for_action (gtk_app, "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (gtk_app, "win.open-partition", open_partition_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.save-partition", save_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.save-partition-as", save_as_accels);
   gtk_application_set_accels_for_action (gtk_app, "window.close", close_accels);

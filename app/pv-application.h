@@ -22,6 +22,9 @@ PvApplication *pv_application_new             (void);
 void           pv_application_open_model      (PvApplication *self,
                                                GFile         *file,
                                                GFile         *partition_file);
+/* FALSE in --screenshot runs: their windows neither read nor write what
+ * planviz remembers (window state, configs per model, recent models). */
+gboolean       pv_application_get_remember    (PvApplication *self);
 /* What the process should exit with beyond g_application_run()'s status
  * (a failed --screenshot). */
 int            pv_application_get_exit_status (PvApplication *self);

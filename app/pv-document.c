@@ -167,6 +167,26 @@ install_session (PvDocument *self, PvSession *session, GError *error)
   g_signal_emit (self, signals[PLAN_CHANGED], 0);
 }
 
+/* A partition config's text: the whole file, UTF-8 without NULs. */
+static gboolean
+read_partition_text (GFile *file, GCancellable *cancellable, char **text, GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  if (!g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
+    return FALSE;
+  if (!g_utf8_validate (contents, len, NULL) || strlen (contents) != len)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: not a text file (the partition config must be UTF-8 JSON)", name);
+      return FALSE;
+    }
+  *text = g_steal_pointer (&contents);
+  return TRUE;
+}
+
 static void
 replan (PvDocument *self)
 {
@@ -301,17 +321,9 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
 
   if (data->partition_file)
     {
-      gsize len = 0;
-      if (!g_file_load_contents (data->partition_file, cancellable, &data->partition_text, &len, NULL, &error))
+      if (!read_partition_text (data->partition_file, cancellable, &data->partition_text, &error))
         {
           g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      if (!g_utf8_validate (data->partition_text, len, NULL) || strlen (data->partition_text) != len)
-        {
-          g_autofree char *name = g_file_get_parse_name (data->partition_file);
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                                   "%s: not a text file (the partition config must be UTF-8 JSON)", name);
           return;
         }
     }
@@ -675,6 +687,27 @@ pv_document_dup_default_partition (PvDocument *self, gboolean pretty)
     return NULL;
   config = pv_partition_config_default (self->model->graph, NULL);
   return pv_partition_config_to_json (self->model->graph, config, pretty);
+}
+
+gboolean
+pv_document_load_partition (PvDocument *self, GFile *file, GError **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (PV_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (self->model == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "Open a model before its partition config");
+      return FALSE;
+    }
+  if (!read_partition_text (file, NULL, &text, error))
+    return FALSE;
+  if (g_set_object (&self->partition_file, file))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PARTITION_FILE]);
+  pv_document_set_partition_text (self, text);
+  return TRUE;
 }
 
 gboolean

@@ -54,6 +54,12 @@ void                 pv_document_set_partition_text      (PvDocument           *
  * indented); NULL before a model is loaded. */
 char                *pv_document_dup_default_partition   (PvDocument           *self,
                                                           gboolean              pretty);
+/* Reads @file (UTF-8 text, as when loading a model with it) and makes it
+ * the partition file and text; re-plans. Fails, nothing changed, without
+ * a model or when the file cannot be read or is not text. */
+gboolean             pv_document_load_partition          (PvDocument           *self,
+                                                          GFile                *file,
+                                                          GError              **error);
 /* Writes @text to @file atomically and makes it the partition file. */
 gboolean             pv_document_save_partition          (PvDocument           *self,
                                                           GFile                *file,

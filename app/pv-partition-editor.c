@@ -555,6 +555,17 @@ document_loaded_cb (PvPartitionEditor *self, PvDocument *document)
   update_actions (self, text);
 }
 
+void
+pv_partition_editor_reload (PvPartitionEditor *self)
+{
+  g_return_if_fail (PV_IS_PARTITION_EDITOR (self));
+
+  if (self->document == NULL)
+    return;
+  document_loaded_cb (self, self->document);
+  update_findings (self);
+}
+
 static void
 document_plan_changed_cb (PvPartitionEditor *self, PvDocument *document)
 {

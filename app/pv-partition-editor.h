@@ -40,6 +40,9 @@ gboolean         pv_partition_editor_get_modified  (PvPartitionEditor *self);
 void             pv_partition_editor_set_modified  (PvPartitionEditor *self,
                                                     gboolean           modified);
 
+/* Shows the document's partition text as just loaded: no undo history,
+ * not modified (after pv_document_load_partition()). */
+void             pv_partition_editor_reload        (PvPartitionEditor *self);
 /* Re-plans now if an edit is waiting for its delay. */
 void             pv_partition_editor_flush         (PvPartitionEditor *self);
 /* Re-indents the JSON (@pretty: 2 spaces, one item a line; else compact,

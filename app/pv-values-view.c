@@ -146,41 +146,34 @@ inner_list_view (PvValuesView *self)
   return NULL;
 }
 
+static void queue_scroll (PvValuesView *self);
+
 /* Selects the row of @value (without telling the timeline) and scrolls to
  * it; FALSE when it is not shown. */
 static gboolean
 select_value (PvValuesView *self, int value, gboolean scroll)
 {
   guint pos = find_position (self, value);
-  GtkWidget *list_view;
 
   self->updating = TRUE;
   gtk_single_selection_set_selected (self->selection, pos);
   self->updating = FALSE;
   if (pos == GTK_INVALID_LIST_POSITION)
     return FALSE;
-  /* Scrolling needs the list's size: a hidden page scrolls when shown. */
-  list_view = inner_list_view (self);
-  self->scroll_pending = FALSE;
-  if (scroll && list_view && gtk_widget_get_mapped (list_view))
-    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", pos);
-  else if (scroll)
-    self->scroll_pending = TRUE;
+  if (scroll)
+    queue_scroll (self);
   return TRUE;
 }
 
-/* Shows the selected row, or the first rows, now or once the page is
- * shown. scroll-to-item also makes the row GTK's focus tracker, which
- * slows every later filter change: for the top, move the adjustment. */
+/* Shows the selected row, or the first rows. scroll-to-item also makes
+ * the row GTK's focus tracker, which slows every later filter change: for
+ * the top, move the adjustment. */
 static void
-scroll_to_selected_or_top (PvValuesView *self)
+scroll_now (PvValuesView *self)
 {
   GtkWidget *list_view = inner_list_view (self);
   guint pos = gtk_single_selection_get_selected (self->selection);
 
-  self->scroll_pending = list_view == NULL || !gtk_widget_get_mapped (list_view);
-  if (self->scroll_pending)
-    return;
   if (pos != GTK_INVALID_LIST_POSITION)
     gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", pos);
   else
@@ -191,12 +184,26 @@ static gboolean
 scroll_idle_cb (gpointer data)
 {
   PvValuesView *self = data;
+  GtkWidget *list_view = inner_list_view (self);
 
   self->scroll_idle = 0;
-  if (self->scroll_pending)
-    scroll_to_selected_or_top (self);
-  self->scroll_pending = FALSE;
+  if (self->scroll_pending && list_view && gtk_widget_get_mapped (list_view))
+    {
+      self->scroll_pending = FALSE;
+      scroll_now (self);
+    }
   return G_SOURCE_REMOVE;
+}
+
+/* Scrolls once the list has laid out its new rows (GTK 4.8's list view
+ * cannot scroll to rows it has not measured yet: a default-priority idle
+ * runs after the frame clock's layout); a hidden page scrolls when shown. */
+static void
+queue_scroll (PvValuesView *self)
+{
+  self->scroll_pending = TRUE;
+  if (self->scroll_idle == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->scroll_idle = g_idle_add (scroll_idle_cb, self);
 }
 
 /* After the first layout of the shown page (default idle runs after the
@@ -277,7 +284,7 @@ static void
 sorter_changed_cb (PvValuesView *self)
 {
   if (!self->updating)
-    scroll_to_selected_or_top (self);
+    queue_scroll (self);
 }
 
 static void

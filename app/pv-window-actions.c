@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "pv-app-state.h"
+
 /* ---- file choosers ---- */
 
 typedef void (*ChosenFunc) (PvWindow *self, GFile *file, gpointer data);
@@ -104,6 +106,49 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
 
   choose_file (self, GTK_FILE_CHOOSER_ACTION_OPEN, "Open an ONNX Model", "_Open", folder, NULL, "ONNX Models",
                "*.onnx", open_chosen, NULL);
+}
+
+/* ---- open a partition config ---- */
+
+gboolean
+pv_window_load_partition (PvWindow *self, GFile *file, GError **error)
+{
+  g_return_val_if_fail (PV_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  if (!pv_document_load_partition (self->document, file, error))
+    return FALSE;
+  pv_partition_editor_reload (self->editor);
+  if (self->remember)
+    pv_app_state_remember_model_config (pv_document_get_file (self->document), file);
+  return TRUE;
+}
+
+void
+pv_window_open_partition (PvWindow *self, GFile *file)
+{
+  g_return_if_fail (PV_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  _pv_window_confirm_then (self, PV_PENDING_OPEN_PARTITION, file, NULL);
+}
+
+static void
+open_partition_chosen (PvWindow *self, GFile *file, gpointer data)
+{
+  if (file)
+    pv_window_open_partition (self, file);
+}
+
+static void
+open_partition_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  PvWindow *self = PV_WINDOW (widget);
+  GFile *config = pv_document_get_partition_file (self->document);
+  g_autoptr (GFile) folder = config ? g_file_get_parent (config) : model_folder (self);
+
+  choose_file (self, GTK_FILE_CHOOSER_ACTION_OPEN, "Open a Partition Config", "_Open", folder, NULL, "JSON Files",
+               "*.json", open_partition_chosen, NULL);
 }
 
 static void
@@ -254,6 +299,7 @@ _pv_window_actions_update (PvWindow *self)
   gboolean loading = pv_document_get_loading (self->document);
   gboolean has_plan = pv_document_get_plan_session (self->document) != NULL;
 
+  gtk_widget_action_set_enabled (widget, "win.open-partition", loaded);
   gtk_widget_action_set_enabled (widget, "win.save-partition", loaded);
   gtk_widget_action_set_enabled (widget, "win.save-partition-as", loaded);
   gtk_widget_action_set_enabled (widget, "win.export", has_plan);
@@ -273,6 +319,7 @@ _pv_window_class_actions_init (PvWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-partition", NULL, open_partition_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
   gtk_widget_class_install_action (widget_class, "win.save-partition", NULL, save_partition_action);
   gtk_widget_class_install_action (widget_class, "win.save-partition-as", NULL, save_partition_as_action);

@@ -15,6 +15,7 @@ typedef enum {
   PV_PENDING_NONE,
   PV_PENDING_CLOSE,   /* close the window */
   PV_PENDING_OPEN,    /* load pending_file (+ pending_partition) */
+  PV_PENDING_OPEN_PARTITION, /* load pending_file as the partition config */
 } PvPendingKind;
 
 struct _PvWindow
@@ -30,6 +31,11 @@ struct _PvWindow
   PvPendingKind pending;
   GFile *pending_file;
   GFile *pending_partition;
+
+  /* A load with the config remembered for the model: if it fails, the
+   * model is loaded again without it, and then the error is shown. */
+  GFile *fallback_file;
+  char *fallback_error;
 
   /* template children */
   GtkLabel *title_label;
@@ -56,17 +62,33 @@ struct _PvWindow
   PvSubgraphBar *subgraph_bar;
   PvInspector *inspector;
   PvValuesView *values;
+  GMenu *recent_menu;
+  GtkWidget *recent_box;
+  GtkBox *recent_list;
 
   guint loading_delay;       /* shows the spinner page when loading is slow */
+  int side_pane_width;       /* what the side pane gets when first shown */
 
   guint close_confirmed : 1;
   guint show_loading : 1;
   guint updating_controls : 1;
   guint paned_positioned : 1;
+  guint remember : 1;        /* reads and writes pv-app-state, recent files */
 };
 
 void _pv_window_class_actions_init (PvWindowClass *klass);
 void _pv_window_actions_update (PvWindow *self);
+
+/* pv-recent.c: win.open-recent, the Open Recent menu, the empty page's
+ * list. */
+void _pv_window_class_recent_init (PvWindowClass *klass);
+void _pv_window_recent_init (PvWindow *self);
+void _pv_window_recent_update (PvWindow *self);
+
+/* pv-window-state.c: the window's size, panes and view toggles in
+ * pv-app-state, read for a new window and written when one closes. */
+void _pv_window_state_restore (PvWindow *self);
+void _pv_window_state_save (PvWindow *self);
 
 /* Runs @kind now, or after asking about unsaved partition config changes. */
 void _pv_window_confirm_then (PvWindow *self, PvPendingKind kind, GFile *file, GFile *partition);

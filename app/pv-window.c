@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+#include "pv-app-state.h"
+#include "pv-recent.h"
+
 G_DEFINE_FINAL_TYPE (PvWindow, pv_window, GTK_TYPE_APPLICATION_WINDOW)
 
 enum {
@@ -22,7 +25,11 @@ static GParamSpec *properties [N_PROPS];
 PvWindow *
 pv_window_new (PvApplication *application)
 {
-  return g_object_new (PV_TYPE_WINDOW, "application", application, NULL);
+  PvWindow *self = g_object_new (PV_TYPE_WINDOW, "application", application, NULL);
+
+  self->remember = application == NULL || pv_application_get_remember (application);
+  _pv_window_state_restore (self);
+  return self;
 }
 
 /* ---- title, pages, controls ---- */
@@ -226,26 +233,53 @@ modified_changed_cb (PvWindow *self, GtkTextBuffer *buffer)
 
 /* ---- loading ---- */
 
+static void start_load (PvWindow *self, GFile *file, GFile *partition);
+
 static void
 load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (PvWindow) self = user_data;
   g_autoptr (GError) error = NULL;
   gboolean ok = pv_document_load_finish (PV_DOCUMENT (object), result, &error);
+  gboolean cancelled = !ok && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   /* The window may have been closed while the model loaded. */
   if (self->document == NULL)
     return;
+  if (!ok && !cancelled && self->fallback_file)
+    {
+      /* The remembered config broke the load (it is no longer text, say):
+       * open the model with ORT's default config, and say why. */
+      g_autoptr (GFile) model = g_steal_pointer (&self->fallback_file);
+      g_autofree char *message = g_strdup_printf ("Opened with ONNX Runtime's default partition: %s", error->message);
+      start_load (self, model, NULL);
+      self->fallback_error = g_steal_pointer (&message);
+      return;
+    }
+  /* A cancelled load is an older one: the fallback belongs to the newer. */
+  if (!cancelled)
+    g_clear_object (&self->fallback_file);
   if (!ok)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (!cancelled)
         pv_window_show_error (self, error->message);
     }
   else
     {
-      pv_window_show_error (self, NULL);
+      GFile *file = pv_document_get_file (self->document);
+      GFile *partition = pv_document_get_partition_file (self->document);
+
+      pv_window_show_error (self, self->fallback_error);
       gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+      if (self->remember)
+        {
+          pv_recent_add_model (gtk_recent_manager_get_default (), file);
+          if (partition)
+            pv_app_state_remember_model_config (file, partition);
+        }
     }
+  if (!cancelled)
+    g_clear_pointer (&self->fallback_error, g_free);
   if (!pv_document_get_loading (self->document))
     {
       g_clear_handle_id (&self->loading_delay, g_source_remove);
@@ -272,6 +306,8 @@ static void
 start_load (PvWindow *self, GFile *file, GFile *partition)
 {
   g_clear_handle_id (&self->loading_delay, g_source_remove);
+  g_clear_object (&self->fallback_file);
+  g_clear_pointer (&self->fallback_error, g_free);
   self->show_loading = FALSE;
   self->loading_delay = g_timeout_add (250, loading_delay_cb, self);
   if (self->load_cancellable)
@@ -309,8 +345,27 @@ _pv_window_run_pending (PvWindow *self)
       gtk_window_close (GTK_WINDOW (self));
       break;
     case PV_PENDING_OPEN:
+      /* No config given: the one last used with this model, if any. */
+      if (partition == NULL && self->remember)
+        {
+          g_autoptr (PvAppState) state = pv_app_state_load (NULL);
+          partition = pv_app_state_dup_model_config (state, file);
+          if (partition)
+            {
+              start_load (self, file, partition);
+              self->fallback_file = g_object_ref (file);
+              break;
+            }
+        }
       start_load (self, file, partition);
       break;
+    case PV_PENDING_OPEN_PARTITION:
+      {
+        g_autoptr (GError) error = NULL;
+        if (!pv_window_load_partition (self, file, &error))
+          pv_window_show_error (self, error->message);
+        break;
+      }
     default:
       break;
     }
@@ -390,10 +445,10 @@ paned_max_position_cb (PvWindow *self, GParamSpec *pspec, GtkPaned *paned)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (paned));
 
-  if (self->paned_positioned || width <= SIDE_PANE_WIDTH)
+  if (self->paned_positioned || width <= self->side_pane_width)
     return;
   self->paned_positioned = TRUE;
-  gtk_paned_set_position (paned, MAX (width - SIDE_PANE_WIDTH, width / 2));
+  gtk_paned_set_position (paned, MAX (width - self->side_pane_width, width / 4));
 }
 
 /* ---- GtkWindow ---- */
@@ -411,6 +466,7 @@ pv_window_close_request (GtkWindow *window)
     }
   if (self->load_cancellable)
     g_cancellable_cancel (self->load_cancellable);
+  _pv_window_state_save (self);
   return GTK_WINDOW_CLASS (pv_window_parent_class)->close_request (window);
 }
 
@@ -425,6 +481,7 @@ pv_window_dispose (GObject *object)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
   g_clear_handle_id (&self->loading_delay, g_source_remove);
+  g_clear_object (&self->fallback_file);
   _pv_window_clear_pending (self);
   _pv_window_subgraph_dispose (self);
   if (self->document)
@@ -440,6 +497,7 @@ pv_window_finalize (GObject *object)
   PvWindow *self = (PvWindow *) object;
 
   g_clear_pointer (&self->error_message, g_free);
+  g_clear_pointer (&self->fallback_error, g_free);
   G_OBJECT_CLASS (pv_window_parent_class)->finalize (object);
 }
 
@@ -583,6 +641,7 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.show-side-pane", "show-side-pane");
   _pv_window_class_actions_init (klass);
   _pv_window_class_subgraph_init (klass);
+  _pv_window_class_recent_init (klass);
 }
 
 /* The timeline's move menu: the editor rewrites the config (undoably). */
@@ -608,6 +667,7 @@ pv_window_init (PvWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->side_pane_width = SIDE_PANE_WIDTH;
 
   self->document = pv_document_new ();
   g_signal_connect_object (self->document, "notify::loading", G_CALLBACK (document_loading_cb), self,
@@ -659,6 +719,7 @@ pv_window_init (PvWindow *self)
   update_title (self);
   update_page (self);
   _pv_window_actions_update (self);
+  _pv_window_recent_init (self);
 }
 
 /* ---- public API ---- */
@@ -758,6 +819,8 @@ pv_window_save_partition (PvWindow *self, GFile *file, GError **error)
     return FALSE;
   pv_partition_editor_set_modified (self->editor, FALSE);
   update_title (self);
+  if (self->remember && pv_document_get_file (self->document))
+    pv_app_state_remember_model_config (pv_document_get_file (self->document), file);
   return TRUE;
 }
 

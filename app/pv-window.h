@@ -42,6 +42,18 @@ PvSubgraphBar     *pv_window_get_subgraph_bar     (PvWindow       *self);
 void               pv_window_open                 (PvWindow       *self,
                                                    GFile          *file,
                                                    GFile          *partition_file);
+/* Asks about unsaved config changes, then pv_window_load_partition();
+ * a failure shows in the error bar. */
+void               pv_window_open_partition       (PvWindow       *self,
+                                                   GFile          *file);
+/* Makes @file (UTF-8 JSON, valid or not) the partition config of the open
+ * model: its text goes into the editor, unmodified, and is planned (an
+ * invalid config leaves the plan stale, as typing it would). Fails, with
+ * nothing changed, without a model or when @file cannot be read or is not
+ * UTF-8 text. */
+gboolean           pv_window_load_partition       (PvWindow       *self,
+                                                   GFile          *file,
+                                                   GError        **error);
 /* TRUE once nothing is loading and the timeline (or the error) is on
  * screen: what --screenshot and the tests wait for. */
 gboolean           pv_window_is_settled           (PvWindow       *self);

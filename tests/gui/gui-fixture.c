@@ -73,11 +73,69 @@ open_model (Fixture *fx, const char *model, const char *partition)
   g_assert_nonnull (pv_document_get_model (fx->document));
 }
 
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+/* The folder the tests use as XDG_CONFIG_HOME and XDG_DATA_HOME. */
+static char *xdg_dir;
+static gboolean xdg_dir_is_tmp;
+
+char *
+state_path (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "planviz", "state.ini", NULL);
+}
+
+/* Tests never read or write the user's own state and recent files: both
+ * XDG folders are fresh ones under PV_GUI_XDG (the build folder), or under
+ * a temporary folder when run by hand. Before anything asks GLib for them
+ * (it caches them). */
+static void
+isolate_xdg (void)
+{
+  const char *scratch = g_getenv ("PV_GUI_XDG");
+  g_autofree char *config = NULL, *data = NULL;
+
+  if (scratch && g_path_is_absolute (scratch))
+    xdg_dir = g_strdup (scratch);
+  else
+    {
+      xdg_dir = g_dir_make_tmp ("planviz-xdg-XXXXXX", NULL);
+      xdg_dir_is_tmp = TRUE;
+    }
+  g_assert_nonnull (xdg_dir);
+  config = g_build_filename (xdg_dir, "config", NULL);
+  data = g_build_filename (xdg_dir, "data", NULL);
+  remove_tree (config);
+  remove_tree (data);
+  g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (data, 0700), ==, 0);
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+}
+
 void
 fixture_setup (Fixture *fx, gconstpointer data)
 {
   const char *model = data ? data : "wide_branches.onnx";
+  g_autofree char *state = state_path ();
 
+  /* Every test starts from a window with the defaults. */
+  g_remove (state);
   fx->window = pv_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (fx->window), 1400, 880);
   gtk_window_present (GTK_WINDOW (fx->window));
@@ -93,19 +151,6 @@ fixture_setup (Fixture *fx, gconstpointer data)
     g_assert_true (wait_until (fx, settled));
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      g_remove (child);
-    }
-  g_rmdir (path);
-}
 
 static gboolean shot_done;
 
@@ -302,6 +347,8 @@ log_filter (const char *domain, GLogLevelFlags level, const char *message, gpoin
 void
 gui_fixture_init (int *argc, char ***argv)
 {
+  isolate_xdg ();
+  g_assert_true (g_str_has_prefix (g_get_user_config_dir (), xdg_dir));
   g_test_init (argc, argv, NULL);
   g_test_log_set_fatal_handler (log_filter, NULL);
   gtk_init ();
@@ -327,5 +374,8 @@ gui_fixture_run (void)
 
   g_clear_object (&app);
   gtk_source_finalize ();
+  if (xdg_dir_is_tmp)
+    remove_tree (xdg_dir);
+  g_clear_pointer (&xdg_dir, g_free);
   return status;
 }

@@ -71,5 +71,7 @@ void        show_summary          (Fixture *fx);
 GtkWindow  *find_toplevel         (GType type);
 GtkWindow  *wait_for_toplevel     (GType type);
 gboolean    file_starts_with      (const char *path, const char *magic, gsize len);
+/* planviz's state file in the tests' own XDG_CONFIG_HOME. */
+char       *state_path            (void);
 
 G_END_DECLS

@@ -1,0 +1,391 @@
+/* test-input.c: the timeline driven by real X input events.
+ *
+ * xdotool sends key, wheel, button and motion events through the X server
+ * (XTEST) to the window under Xvfb, as a user's devices would; each test
+ * checks what the renderer's viewport, selection or hover became. Skips
+ * (a TAP skip plan) when xdotool is not installed. */
+#include <gdk/x11/gdkx.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gui-fixture.h"
+
+static char *xdotool;
+
+/* ---- xdotool ---- */
+
+static gulong
+window_xid (Fixture *fx)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (fx->window));
+
+  g_assert_true (GDK_IS_X11_SURFACE (surface));
+  return gdk_x11_surface_get_xid (surface);
+}
+
+/* Runs xdotool with @args (split at spaces), checks it succeeded. */
+static void
+xdo (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+static void
+xdo (const char *format, ...)
+{
+  g_autofree char *args = NULL, *command = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+  va_list ap;
+
+  va_start (ap, format);
+  args = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  command = g_strdup_printf ("%s %s", xdotool, args);
+  g_spawn_command_line_sync (command, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("`%s` failed: %s", command, err);
+}
+
+/* A point of the timeline view in the X window's coordinates (the
+ * toplevel's surface includes its client-side shadow). */
+static void
+view_to_window (Fixture *fx, double x, double y, int *wx, int *wy)
+{
+  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
+  double sx = 0, sy = 0;
+
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (fx->view), GTK_WIDGET (fx->window), &in, &out));
+  gtk_native_get_surface_transform (GTK_NATIVE (fx->window), &sx, &sy);
+  *wx = (int) lround (out.x + sx);
+  *wy = (int) lround (out.y + sy);
+}
+
+static void
+move_pointer (Fixture *fx, double x, double y)
+{
+  int wx, wy;
+
+  view_to_window (fx, x, y, &wx, &wy);
+  xdo ("mousemove --window %lu --sync %d %d", window_xid (fx), wx, wy);
+}
+
+/* ---- the renderer ---- */
+
+static PvTimelineRenderer *
+renderer (Fixture *fx)
+{
+  PvTimelineRenderer *r = pv_timeline_view_get_renderer (fx->view);
+  g_assert_nonnull (r);
+  return r;
+}
+
+static PvTimelineViewport viewport_before;
+
+static PvTimelineViewport
+viewport (Fixture *fx)
+{
+  return *pv_timeline_renderer_get_viewport (renderer (fx));
+}
+
+static gboolean
+viewport_changed (Fixture *fx)
+{
+  PvTimelineViewport now = viewport (fx);
+  return now.t0 != viewport_before.t0 || now.t1 != viewport_before.t1;
+}
+
+/* Waits until the viewport moved, then for held-key motion to stop. */
+static PvTimelineViewport
+wait_viewport_change (Fixture *fx)
+{
+  g_assert_true (wait_until (fx, viewport_changed));
+  spin (150);
+  return viewport (fx);
+}
+
+static double
+span (const PvTimelineViewport *vp)
+{
+  return vp->t1 - vp->t0;
+}
+
+/* Where kernel @k is drawn: the middle of its bar, found with the
+ * renderer's own hit test. FALSE when it is not on screen. */
+static gboolean
+kernel_point (Fixture *fx, int k, double *x, double *y)
+{
+  PvTimelineModel *model = pv_timeline_view_get_model (fx->view);
+  PvTimelineRenderer *r = renderer (fx);
+  const PvTimelineViewport *vp = pv_timeline_renderer_get_viewport (r);
+  double cx = pv_timeline_renderer_time_to_x (r, (model->kernels[k].start + model->kernels[k].end) / 2);
+
+  for (double cy = 0; cy < vp->height; cy += 1)
+    {
+      PvTimelineHit hit;
+      if (pv_timeline_renderer_hit_test (r, cx, cy, &hit) && hit.kind == PV_TIMELINE_HIT_KERNEL && hit.index == k)
+        {
+          double top = cy;
+          /* The middle of the bar, vertically. */
+          while (cy < vp->height && pv_timeline_renderer_hit_test (r, cx, cy, &hit) &&
+                 hit.kind == PV_TIMELINE_HIT_KERNEL && hit.index == k)
+            cy += 1;
+          *x = cx;
+          *y = (top + cy - 1) / 2;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static int target_kind;
+static int target_id;
+
+static gboolean
+selection_is (Fixture *fx)
+{
+  const PvTimelineSelection *sel = pv_timeline_view_get_selection (fx->view);
+  return (int) sel->kind == target_kind && (target_kind == PV_TIMELINE_HIT_NONE || sel->id == target_id);
+}
+
+static gboolean
+hover_is (Fixture *fx)
+{
+  const PvTimelineOptions *options = pv_timeline_renderer_get_options (renderer (fx));
+  return (int) options->hover.kind == target_kind && options->hover.id == target_id;
+}
+
+/* GTK 4 parents its tooltip window (a GtkNative) to the toplevel. */
+static GtkWidget *
+tooltip_window (Fixture *fx)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (fx->window)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_NATIVE (child) && strcmp (G_OBJECT_TYPE_NAME (child), "GtkTooltipWindow") == 0)
+      return child;
+  return NULL;
+}
+
+static GtkWidget *
+find_label (GtkWidget *root)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_get_visible (root))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+tooltip_shown (Fixture *fx)
+{
+  GtkWidget *tooltip = tooltip_window (fx);
+  return tooltip && gtk_widget_get_mapped (tooltip);
+}
+
+/* The window has X input focus and the timeline GTK's focus. */
+static gboolean
+timeline_focused (Fixture *fx)
+{
+  return gtk_window_is_active (GTK_WINDOW (fx->window)) && gtk_widget_has_focus (GTK_WIDGET (fx->view));
+}
+
+static void
+focus_timeline (Fixture *fx)
+{
+  xdo ("windowfocus --sync %lu", window_xid (fx));
+  gtk_widget_grab_focus (GTK_WIDGET (fx->view));
+  g_assert_true (wait_until (fx, timeline_focused));
+}
+
+/* ---- tests ---- */
+
+static void
+test_keys (Fixture *fx, gconstpointer data)
+{
+  PvTimelineViewport fit, vp;
+  double ratio;
+
+  open_model (fx, "transformer.onnx", NULL);
+  focus_timeline (fx);
+  /* The pointer away from the timeline: keys zoom about its middle. */
+  xdo ("mousemove --sync 1 1");
+  spin (100);
+  fit = viewport (fx);
+
+  /* W: zoom in one step (1.25×; a held key would go on). */
+  viewport_before = viewport (fx);
+  xdo ("key --delay 20 w");
+  vp = wait_viewport_change (fx);
+  ratio = span (&viewport_before) / span (&vp);
+  g_test_message ("W: span %.3f -> %.3f (%.3f×)", span (&viewport_before), span (&vp), ratio);
+  g_assert_cmpfloat (ratio, >, 1.2);
+  g_assert_cmpfloat (ratio, <, 1.6);
+
+  /* D then A: pan right, then left, by about a tenth of the width. */
+  viewport_before = viewport (fx);
+  xdo ("key --delay 20 d");
+  vp = wait_viewport_change (fx);
+  g_test_message ("D: t0 %.3f -> %.3f", viewport_before.t0, vp.t0);
+  g_assert_cmpfloat (vp.t0, >, viewport_before.t0);
+  g_assert_cmpfloat (fabs (span (&vp) - span (&viewport_before)), <, 1e-6 * span (&vp) + 1e-9);
+  viewport_before = viewport (fx);
+  xdo ("key --delay 20 a");
+  vp = wait_viewport_change (fx);
+  g_test_message ("A: t0 %.3f -> %.3f", viewport_before.t0, vp.t0);
+  g_assert_cmpfloat (vp.t0, <, viewport_before.t0);
+
+  /* S: zoom out one step. */
+  viewport_before = viewport (fx);
+  xdo ("key --delay 20 s");
+  vp = wait_viewport_change (fx);
+  ratio = span (&vp) / span (&viewport_before);
+  g_test_message ("S: span %.3f -> %.3f (%.3f×)", span (&viewport_before), span (&vp), ratio);
+  g_assert_cmpfloat (ratio, >, 1.2);
+
+  /* W twice, then Ctrl+0: back to the fitted range. */
+  xdo ("key --delay 40 w w");
+  spin (200);
+  g_assert_cmpfloat (span (pv_timeline_renderer_get_viewport (renderer (fx))), <, span (&fit));
+  viewport_before = viewport (fx);
+  xdo ("key ctrl+0");
+  vp = wait_viewport_change (fx);
+  g_test_message ("Ctrl+0: [%.3f, %.3f], fitted [%.3f, %.3f]", vp.t0, vp.t1, fit.t0, fit.t1);
+  g_assert_cmpfloat (fabs (vp.t0 - fit.t0), <, 1e-6 * span (&fit));
+  g_assert_cmpfloat (fabs (vp.t1 - fit.t1), <, 1e-6 * span (&fit));
+}
+
+static void
+test_wheel_and_drag (Fixture *fx, gconstpointer data)
+{
+  PvTimelineRenderer *r;
+  PvTimelineViewport vp;
+  double x, y, t_under, ratio, dt_expected;
+  int width;
+
+  open_model (fx, "transformer.onnx", NULL);
+  focus_timeline (fx);
+  r = renderer (fx);
+  width = gtk_widget_get_width (GTK_WIDGET (fx->view));
+  x = width * 0.6;
+  y = gtk_widget_get_height (GTK_WIDGET (fx->view)) * 0.4;
+  move_pointer (fx, x, y);
+  spin (100);
+
+  /* Ctrl+wheel up: zooms in 1.2× per notch, the time under the pointer
+   * staying under it. */
+  t_under = pv_timeline_renderer_x_to_time (r, x);
+  viewport_before = viewport (fx);
+  xdo ("keydown ctrl click 4 keyup ctrl");
+  vp = wait_viewport_change (fx);
+  ratio = span (&viewport_before) / span (&vp);
+  g_test_message ("Ctrl+wheel up: %.3f×; time under the pointer %.4f -> %.4f", ratio, t_under,
+                  pv_timeline_renderer_x_to_time (r, x));
+  g_assert_cmpfloat (fabs (ratio - 1.2), <, 0.01);
+  g_assert_cmpfloat (fabs (pv_timeline_renderer_x_to_time (r, x) - t_under), <, 0.01 * span (&vp));
+
+  /* Ctrl+wheel down: zooms out again. */
+  viewport_before = viewport (fx);
+  xdo ("keydown ctrl click 5 keyup ctrl");
+  vp = wait_viewport_change (fx);
+  g_assert_cmpfloat (fabs (span (&vp) / span (&viewport_before) - 1.2), <, 0.01);
+
+  /* Zoomed in, a drag 200 px to the left shows later times. */
+  xdo ("keydown ctrl click --repeat 4 --delay 30 4 keyup ctrl");
+  spin (200);
+  viewport_before = viewport (fx);
+  dt_expected = 200.0 * span (&viewport_before) / (pv_timeline_renderer_time_to_x (r, viewport_before.t1) -
+                                                     pv_timeline_renderer_time_to_x (r, viewport_before.t0));
+  {
+    int wx, wy;
+    view_to_window (fx, x, y, &wx, &wy);
+    xdo ("mousemove --window %lu --sync %d %d mousedown 1 sleep 0.05 mousemove --window %lu --sync %d %d "
+         "sleep 0.05 mousemove --window %lu --sync %d %d sleep 0.05 mouseup 1",
+         window_xid (fx), wx, wy, window_xid (fx), wx - 100, wy, window_xid (fx), wx - 200, wy);
+  }
+  vp = wait_viewport_change (fx);
+  g_test_message ("drag 200 px left: t0 %.3f -> %.3f (expected +%.3f)", viewport_before.t0, vp.t0, dt_expected);
+  g_assert_cmpfloat (fabs ((vp.t0 - viewport_before.t0) - dt_expected), <, 0.05 * dt_expected);
+  g_assert_cmpfloat (fabs (span (&vp) - span (&viewport_before)), <, 1e-6 * span (&vp));
+  /* A drag is not a click: nothing selected. */
+  g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->kind, ==, PV_TIMELINE_HIT_NONE);
+}
+
+static void
+test_click_hover (Fixture *fx, gconstpointer data)
+{
+  PvTimelineModel *model = pv_timeline_view_get_model (fx->view);
+  PvTimelineRenderer *r = renderer (fx);
+  PvTimelineHit hit;
+  g_autofree char *text = NULL;
+  int k = model->n_kernels / 2;
+  double x = 0, y = 0;
+  int wx, wy;
+
+  focus_timeline (fx);
+  g_assert_true (kernel_point (fx, k, &x, &y));
+  g_test_message ("kernel %d (node %d) at (%.0f, %.0f) in the view", k, model->kernels[k].node, x, y);
+
+  /* Hover: the renderer marks it, and a tooltip describes it. */
+  move_pointer (fx, x - 1, y);
+  move_pointer (fx, x, y);
+  target_kind = PV_TIMELINE_HIT_KERNEL;
+  target_id = model->kernels[k].node;
+  g_assert_true (wait_until (fx, hover_is));
+  g_assert_true (pv_timeline_renderer_hit_test (r, x, y, &hit));
+  text = pv_timeline_renderer_describe (r, &hit);
+  g_assert_nonnull (text);
+  g_assert_cmpstr (text, !=, "");
+  g_test_message ("tooltip text: %s", text);
+  g_assert_true (wait_until (fx, tooltip_shown));
+  save_screenshot (fx);
+  {
+    /* What the view's query-tooltip put in the tooltip window's label. */
+    GtkWidget *tooltip = tooltip_window (fx);
+    GtkWidget *label = find_label (tooltip);
+    g_assert_nonnull (label);
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, text);
+    save_widget_screenshot (tooltip, "input-tooltip.png");
+  }
+
+  /* Click: selects it. */
+  view_to_window (fx, x, y, &wx, &wy);
+  xdo ("click 1");
+  g_assert_true (wait_until (fx, selection_is));
+
+  /* Esc: clears the selection. */
+  xdo ("key Escape");
+  target_kind = PV_TIMELINE_HIT_NONE;
+  g_assert_true (wait_until (fx, selection_is));
+
+  /* Click it again for the screenshot, and leave the pointer elsewhere. */
+  xdo ("click 1");
+  target_kind = PV_TIMELINE_HIT_KERNEL;
+  g_assert_true (wait_until (fx, selection_is));
+  xdo ("mousemove --sync 1 1");
+}
+
+/* ---- main ---- */
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  xdotool = g_find_program_in_path ("xdotool");
+  if (xdotool == NULL)
+    {
+      printf ("1..0 # SKIP xdotool is not installed (apt-get install xdotool)\n");
+      return 0;  /* TAP: the 1..0 SKIP plan is the skip (77 would be an error) */
+    }
+  gui_fixture_init (&argc, &argv);
+  ADD ("/input/keys", test_keys, NULL);
+  ADD ("/input/wheel-drag", test_wheel_and_drag, NULL);
+  ADD ("/input/click-hover", test_click_hover, NULL);
+  status = gui_fixture_run ();
+  g_free (xdotool);
+  return status;
+}

@@ -38,7 +38,8 @@ struct _PvValuesView
   gboolean syncing;          /* setting the timeline's selection ourselves */
   gboolean setting_entry;    /* set_filter_text() writing the search entry */
   gboolean scroll_pending;   /* scroll to the selected row once shown */
-  guint scroll_idle;
+  guint scroll_idle;         /* the pending scroll attempt */
+  guint scroll_tries;        /* frames waited for measured rows */
 };
 
 G_DEFINE_FINAL_TYPE (PvValuesView, pv_values_view, GTK_TYPE_WIDGET)
@@ -186,12 +187,21 @@ scroll_idle_cb (gpointer data)
   PvValuesView *self = data;
   GtkWidget *list_view = inner_list_view (self);
 
-  self->scroll_idle = 0;
-  if (self->scroll_pending && list_view && gtk_widget_get_mapped (list_view))
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+
+  if (!self->scroll_pending || list_view == NULL || !gtk_widget_get_mapped (list_view))
     {
-      self->scroll_pending = FALSE;
-      scroll_now (self);
+      self->scroll_idle = 0;
+      return G_SOURCE_REMOVE;
     }
+  /* Rows not measured yet (a loaded machine, a fresh sort): GTK would warn
+   * and ignore the scroll, so try again on a later frame. */
+  if (gtk_adjustment_get_upper (adjustment) <= 0 && self->scroll_tries++ < 60)
+    return G_SOURCE_CONTINUE;
+  self->scroll_idle = 0;
+  self->scroll_tries = 0;
+  self->scroll_pending = FALSE;
+  scroll_now (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -203,7 +213,7 @@ queue_scroll (PvValuesView *self)
 {
   self->scroll_pending = TRUE;
   if (self->scroll_idle == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
-    self->scroll_idle = g_idle_add (scroll_idle_cb, self);
+    self->scroll_idle = g_timeout_add (16, scroll_idle_cb, self);
 }
 
 /* After the first layout of the shown page (default idle runs after the
@@ -215,7 +225,7 @@ pv_values_view_map (GtkWidget *widget)
 
   GTK_WIDGET_CLASS (pv_values_view_parent_class)->map (widget);
   if (self->scroll_pending && self->scroll_idle == 0)
-    self->scroll_idle = g_idle_add (scroll_idle_cb, self);
+    self->scroll_idle = g_timeout_add (16, scroll_idle_cb, self);
 }
 
 /* Selects the value called selected_name again, if it is still there. */

@@ -406,7 +406,8 @@ update_findings (PvPartitionEditor *self)
   /* Findings place themselves by line and column of the text they were
    * made for; while newer text waits for its re-plan, keep the old ones. */
   text = pv_partition_editor_dup_text (self);
-  if (g_strcmp0 (text, pv_document_get_partition_text (self->document)) != 0)
+  if (g_strcmp0 (text, pv_document_get_partition_text (self->document)) != 0 ||
+      pv_document_get_planning (self->document))
     return;
 
   clear_findings (self);
@@ -519,6 +520,15 @@ pv_partition_editor_flush (PvPartitionEditor *self)
 
   if (replan_pending (self))
     replan_now (self);
+  if (self->document)
+    pv_document_plan_now (self->document);
+}
+
+gboolean
+pv_partition_editor_get_pending (PvPartitionEditor *self)
+{
+  g_return_val_if_fail (PV_IS_PARTITION_EDITOR (self), FALSE);
+  return replan_pending (self);
 }
 
 /* ---- document ---- */

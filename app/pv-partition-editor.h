@@ -40,8 +40,11 @@ gboolean         pv_partition_editor_get_modified  (PvPartitionEditor *self);
 void             pv_partition_editor_set_modified  (PvPartitionEditor *self,
                                                     gboolean           modified);
 
-/* Re-plans now if an edit is waiting for its delay. */
+/* Re-plans now if an edit is waiting for its delay, and waits for the
+ * document's plan of the text. */
 void             pv_partition_editor_flush         (PvPartitionEditor *self);
+/* An edit is waiting for its delay to re-plan. */
+gboolean         pv_partition_editor_get_pending   (PvPartitionEditor *self);
 /* Re-indents the JSON (@pretty: 2 spaces, one item a line; else compact,
  * as ONNX Runtime writes it). FALSE, text untouched, when it is not JSON. */
 gboolean         pv_partition_editor_format        (PvPartitionEditor *self,

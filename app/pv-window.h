@@ -36,7 +36,8 @@ PvSummaryView     *pv_window_get_summary_view     (PvWindow       *self);
 void               pv_window_open                 (PvWindow       *self,
                                                    GFile          *file,
                                                    GFile          *partition_file);
-/* TRUE once nothing is loading and the timeline (or the error) is on
+/* TRUE once nothing is loading or waiting to re-plan (an edit in its
+ * delay, a plan queued or running) and the timeline (or the error) is on
  * screen: what --screenshot and the tests wait for. */
 gboolean           pv_window_is_settled           (PvWindow       *self);
 /* TRUE when nothing is open and nothing is loading. */

@@ -214,7 +214,7 @@ replace_text (PvPartitionEditor *self, const char *text, gboolean undoable)
 static char *
 mark_tooltip_cb (GtkSourceMarkAttributes *attributes, GtkSourceMark *mark, gpointer user_data)
 {
-  return g_strdup (g_object_get_data (G_OBJECT (mark), "pv-message"));
+  return g_utf8_make_valid (g_object_get_data (G_OBJECT (mark), "pv-message"), -1);
 }
 
 static void
@@ -314,7 +314,10 @@ finding_row_new (const PvPartitionFinding *finding)
   GtkWidget *icon = gtk_image_new_from_icon_name (error ? "planviz-error" : "planviz-warning");
   g_autofree char *where = g_strdup_printf ("%d:%d", finding->line, finding->column);
   GtkWidget *location = gtk_label_new (where);
-  GtkWidget *message = gtk_label_new (finding->message);
+  /* ORT's messages quote the bytes it read, which may end inside a
+   * character: labels need UTF-8. */
+  g_autofree char *valid_message = g_utf8_make_valid (finding->message, -1);
+  GtkWidget *message = gtk_label_new (valid_message);
 
   gtk_widget_add_css_class (icon, error ? "error" : "warning");
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
@@ -330,7 +333,8 @@ finding_row_new (const PvPartitionFinding *finding)
   gtk_box_append (GTK_BOX (text), message);
   if (finding->ort && *finding->ort)
     {
-      g_autofree char *ort_text = g_strdup_printf ("ONNX Runtime %s", finding->ort);
+      g_autofree char *ort_valid = g_utf8_make_valid (finding->ort, -1);
+      g_autofree char *ort_text = g_strdup_printf ("ONNX Runtime %s", ort_valid);
       GtkWidget *ort = gtk_label_new (ort_text);
       gtk_label_set_wrap (GTK_LABEL (ort), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (ort), PANGO_WRAP_WORD_CHAR);
@@ -378,13 +382,15 @@ static void
 set_status (PvPartitionEditor *self, const char *icon_name, const char *css_class, const char *text)
 {
   static const char *const classes[] = { "error", "warning", "success" };
+  /* ORT's messages quote the bytes it read, maybe part of a character. */
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
 
   gtk_image_set_from_icon_name (self->status_icon, icon_name);
   for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
     gtk_widget_remove_css_class (self->status_box, classes[i]);
   if (css_class)
     gtk_widget_add_css_class (self->status_box, css_class);
-  gtk_label_set_text (self->status_label, text);
+  gtk_label_set_text (self->status_label, valid);
 }
 
 static void

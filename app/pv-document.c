@@ -31,6 +31,7 @@ struct _PvDocument
    * current generation (latest wins). */
   struct _PlanData *plan_running; /* the plan in flight (its task's data), or NULL */
   guint plan_generation;
+  GThreadPool *free_pool;    /* frees replaced sessions (tens of ms on big models) */
 
   GCancellable *load_cancellable;
   char *load_stage;
@@ -111,11 +112,33 @@ timeline_for (const PvSession *session)
   return pv_timeline_model_new (&source);
 }
 
+/* Replaced sessions are freed off the main thread; they borrow the model,
+ * so a load waits for them (drain_free_pool) before freeing the old one. */
 static void
 free_session_if_unused (PvDocument *self, PvSession *session)
 {
   if (session != NULL && session != self->session && session != self->plan_session)
-    pv_session_free (session);
+    g_thread_pool_push (self->free_pool, session, NULL);
+}
+
+static void
+free_pool_func (gpointer data, gpointer user_data)
+{
+  pv_session_free (data);
+}
+
+static GThreadPool *
+free_pool_new (void)
+{
+  return g_thread_pool_new (free_pool_func, NULL, 1, FALSE, NULL);
+}
+
+/* Waits until every session pushed so far is freed. */
+static void
+drain_free_pool (PvDocument *self)
+{
+  g_thread_pool_free (self->free_pool, FALSE, TRUE);
+  self->free_pool = free_pool_new ();
 }
 
 static void
@@ -596,6 +619,7 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       self->plan_running->retired_model = g_steal_pointer (&old_model);
       self->plan_running->retired_kernels = g_steal_pointer (&old_kernels);
     }
+  drain_free_pool (self);
   g_clear_pointer (&old_kernels, pv_kernel_table_free);
   g_clear_pointer (&old_model, pv_model_free);
   update_planning (self);
@@ -665,6 +689,7 @@ pv_document_finalize (GObject *object)
   PvDocument *self = (PvDocument *) object;
 
   clear_sessions (self);
+  g_thread_pool_free (g_steal_pointer (&self->free_pool), FALSE, TRUE);
   g_clear_pointer (&self->kernels, pv_kernel_table_free);
   g_clear_pointer (&self->model, pv_model_free);
   g_clear_object (&self->file);
@@ -759,6 +784,7 @@ pv_document_init (PvDocument *self)
   self->bounds = bounds_new ();
   self->symbols = g_new0 (char *, 1);
   self->partition_text = g_strdup ("");
+  self->free_pool = free_pool_new ();
 }
 
 /* ---- public API ---- */

@@ -26,6 +26,7 @@ struct _PvPartitionEditor
   GtkWidget *findings_scroller;
   GtkListBox *findings_list;
 
+  guint findings_plan;        /* the document's n_plans the findings are of */
   guint setting_text : 1;
 };
 
@@ -417,6 +418,7 @@ update_findings (PvPartitionEditor *self)
     return;
 
   clear_findings (self);
+  self->findings_plan = pv_document_get_n_plans (self->document);
   session = pv_document_get_session (self->document);
   check = session ? session->partition_check : NULL;
   status = g_string_new (NULL);
@@ -577,6 +579,15 @@ document_plan_changed_cb (PvPartitionEditor *self, PvDocument *document)
   update_findings (self);
 }
 
+/* A plan installed while another one still ran (a load during a re-plan)
+ * skipped its findings: place them once nothing runs. */
+static void
+document_planning_cb (PvPartitionEditor *self, GParamSpec *pspec, PvDocument *document)
+{
+  if (!pv_document_get_planning (document) && self->findings_plan != pv_document_get_n_plans (document))
+    update_findings (self);
+}
+
 static void
 document_partition_file_cb (PvPartitionEditor *self, GParamSpec *pspec, PvDocument *document)
 {
@@ -607,6 +618,8 @@ pv_partition_editor_set_document (PvPartitionEditor *self, PvDocument *document)
       g_signal_connect_object (document, "plan-changed", G_CALLBACK (document_plan_changed_cb), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::partition-file", G_CALLBACK (document_partition_file_cb), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::planning", G_CALLBACK (document_planning_cb), self,
                                G_CONNECT_SWAPPED);
       if (pv_document_get_model (document))
         document_loaded_cb (self, document);

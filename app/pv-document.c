@@ -26,11 +26,20 @@ struct _PvDocument
   PvTimelineModel *timeline; /* of plan_session */
   guint n_plans;
 
+  /* Re-planning runs in a thread, one plan at a time. Every input change
+   * bumps plan_generation; a plan is installed only if it was made for the
+   * current generation (latest wins). */
+  struct _PlanData *plan_running; /* the plan in flight (its task's data), or NULL */
+  guint plan_generation;
+  GThreadPool *free_pool;    /* frees replaced sessions (tens of ms on big models) */
+
   GCancellable *load_cancellable;
   char *load_stage;
 
   guint loading : 1;
   guint stale : 1;
+  guint replan_queued : 1;   /* inputs changed while a plan ran */
+  guint planning : 1;        /* as last notified */
 };
 
 G_DEFINE_FINAL_TYPE (PvDocument, pv_document, G_TYPE_OBJECT)
@@ -45,6 +54,7 @@ enum {
   PROP_PLANNER,
   PROP_REGISTRY,
   PROP_STALE,
+  PROP_PLANNING,
   N_PROPS
 };
 
@@ -102,11 +112,33 @@ timeline_for (const PvSession *session)
   return pv_timeline_model_new (&source);
 }
 
+/* Replaced sessions are freed off the main thread; they borrow the model,
+ * so a load waits for them (drain_free_pool) before freeing the old one. */
 static void
 free_session_if_unused (PvDocument *self, PvSession *session)
 {
   if (session != NULL && session != self->session && session != self->plan_session)
-    pv_session_free (session);
+    g_thread_pool_push (self->free_pool, session, NULL);
+}
+
+static void
+free_pool_func (gpointer data, gpointer user_data)
+{
+  pv_session_free (data);
+}
+
+static GThreadPool *
+free_pool_new (void)
+{
+  return g_thread_pool_new (free_pool_func, NULL, 1, FALSE, NULL);
+}
+
+/* Waits until every session pushed so far is freed. */
+static void
+drain_free_pool (PvDocument *self)
+{
+  g_thread_pool_free (self->free_pool, FALSE, TRUE);
+  self->free_pool = free_pool_new ();
 }
 
 static void
@@ -133,9 +165,10 @@ set_stale (PvDocument *self, gboolean stale)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STALE]);
 }
 
-/* Installs a new latest session (and, when valid, a new plan session). */
+/* Installs a new latest session (and, when valid, a new plan session).
+ * @timeline is the session's, built off the main thread, or NULL. */
 static void
-install_session (PvDocument *self, PvSession *session, GError *error)
+install_session (PvDocument *self, PvSession *session, GError *error, PvTimelineModel *timeline)
 {
   PvSession *old_session = self->session;
 
@@ -149,7 +182,7 @@ install_session (PvDocument *self, PvSession *session, GError *error)
       PvSession *old_plan = self->plan_session;
       g_clear_pointer (&self->timeline, pv_timeline_model_unref);
       self->plan_session = session;
-      self->timeline = timeline_for (session);
+      self->timeline = timeline ? g_steal_pointer (&timeline) : timeline_for (session);
       free_session_if_unused (self, old_plan);
       set_stale (self, FALSE);
     }
@@ -159,10 +192,11 @@ install_session (PvDocument *self, PvSession *session, GError *error)
       if (self->plan_session == NULL && session)
         {
           g_clear_pointer (&self->timeline, pv_timeline_model_unref);
-          self->timeline = timeline_for (session);
+          self->timeline = timeline ? g_steal_pointer (&timeline) : timeline_for (session);
         }
       set_stale (self, TRUE);
     }
+  g_clear_pointer (&timeline, pv_timeline_model_unref);
   self->n_plans++;
   g_signal_emit (self, signals[PLAN_CHANGED], 0);
 }
@@ -187,16 +221,154 @@ read_partition_text (GFile *file, GCancellable *cancellable, char **text, GError
   return TRUE;
 }
 
+/* ---- re-planning in a thread ---- */
+
+/* What a re-plan reads and makes. The worker reads only this: copies of
+ * the document's inputs, and the model and kernel table, which nothing
+ * changes once loaded (a load that replaces them while the plan runs hands
+ * them over here to be freed with the data). */
+typedef struct _PlanData {
+  const PvModel *model;
+  const PvKernelTable *kernels;
+  GHashTable *bounds;
+  char *partition_text;
+  PvStreamRegistry registry;
+  gboolean want_timeline;    /* a timeline even for an invalid session */
+  guint generation;
+
+  PvSession *session;
+  GError *error;
+  PvTimelineModel *timeline;
+
+  PvModel *retired_model;
+  PvKernelTable *retired_kernels;
+
+  GMutex lock;               /* done, for pv_document_plan_now() */
+  GCond cond;
+  gboolean done;
+} PlanData;
+
+static void
+plan_data_free (PlanData *data)
+{
+  g_clear_pointer (&data->bounds, g_hash_table_unref);
+  g_free (data->partition_text);
+  g_clear_pointer (&data->timeline, pv_timeline_model_unref);
+  g_clear_pointer (&data->session, pv_session_free);
+  g_clear_error (&data->error);
+  /* The sessions and timelines of the retired model went with the load. */
+  g_clear_pointer (&data->retired_kernels, pv_kernel_table_free);
+  g_clear_pointer (&data->retired_model, pv_model_free);
+  g_mutex_clear (&data->lock);
+  g_cond_clear (&data->cond);
+  g_free (data);
+}
+
+static GHashTable *
+bounds_copy (GHashTable *bounds)
+{
+  GHashTable *copy = bounds_new ();
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, bounds);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (copy, g_strdup (key), g_memdup2 (value, sizeof (gint64)));
+  return copy;
+}
+
+static void
+plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
+{
+  PlanData *data = task_data;
+
+  data->session = make_session (data->model, data->kernels, data->bounds, data->partition_text, data->registry,
+                                &data->error);
+  if (data->session && (data->want_timeline || session_is_valid (data->session)))
+    data->timeline = timeline_for (data->session);
+  g_mutex_lock (&data->lock);
+  data->done = TRUE;
+  g_cond_signal (&data->cond);
+  g_mutex_unlock (&data->lock);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+update_planning (PvDocument *self)
+{
+  gboolean planning = self->plan_running != NULL || self->replan_queued;
+
+  if (self->planning == planning)
+    return;
+  self->planning = planning;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLANNING]);
+}
+
+static void start_plan (PvDocument *self);
+
+/* A plan finished (and is no longer running): install it if its inputs
+ * are still the latest, then plan what was queued. */
+static void
+finish_plan (PvDocument *self, PlanData *data)
+{
+  if (data->generation == self->plan_generation)
+    install_session (self, g_steal_pointer (&data->session), g_steal_pointer (&data->error),
+                     g_steal_pointer (&data->timeline));
+  if (self->replan_queued && self->plan_running == NULL)
+    {
+      self->replan_queued = FALSE;
+      start_plan (self);
+    }
+  update_planning (self);
+}
+
+static void
+plan_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  PvDocument *self = PV_DOCUMENT (object);
+  PlanData *data = g_task_get_task_data (G_TASK (result));
+
+  /* pv_document_plan_now() may have finished this plan already. */
+  if (self->plan_running != data)
+    return;
+  self->plan_running = NULL;
+  finish_plan (self, data);
+}
+
+static void
+start_plan (PvDocument *self)
+{
+  g_autoptr (GTask) task = g_task_new (self, NULL, plan_done_cb, NULL);
+  PlanData *data = g_new0 (PlanData, 1);
+
+  data->model = self->model;
+  data->kernels = self->kernels;
+  data->bounds = bounds_copy (self->bounds);
+  data->partition_text = g_strdup (self->partition_text);
+  data->registry = self->registry;
+  data->want_timeline = self->plan_session == NULL;
+  data->generation = self->plan_generation;
+  g_mutex_init (&data->lock);
+  g_cond_init (&data->cond);
+  self->plan_running = data;
+  g_task_set_source_tag (task, start_plan);
+  g_task_set_task_data (task, data, (GDestroyNotify) plan_data_free);
+  g_task_run_in_thread (task, plan_thread);
+}
+
+/* The inputs changed: plan them in a thread, now or after the plan in
+ * flight (whose result is then dropped). */
 static void
 replan (PvDocument *self)
 {
-  GError *error = NULL;
-  PvSession *session;
-
   if (self->model == NULL)
     return;
-  session = make_session (self->model, self->kernels, self->bounds, self->partition_text, self->registry, &error);
-  install_session (self, session, error);
+  self->plan_generation++;
+  if (self->plan_running)
+    self->replan_queued = TRUE;
+  else
+    start_plan (self);
+  update_planning (self);
 }
 
 /* ---- loading ---- */
@@ -450,8 +622,19 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   g_signal_emit (self, signals[LOADED], 0);
   g_signal_emit (self, signals[PLAN_CHANGED], 0);
 
+  /* A re-plan in flight was made for the old model: it is dropped, and the
+   * old model lives until its thread is done. */
+  self->plan_generation++;
+  self->replan_queued = FALSE;
+  if (self->plan_running)
+    {
+      self->plan_running->retired_model = g_steal_pointer (&old_model);
+      self->plan_running->retired_kernels = g_steal_pointer (&old_kernels);
+    }
+  drain_free_pool (self);
   g_clear_pointer (&old_kernels, pv_kernel_table_free);
   g_clear_pointer (&old_model, pv_model_free);
+  update_planning (self);
 
   g_task_return_boolean (outer, TRUE);
   g_object_unref (outer);
@@ -518,6 +701,7 @@ pv_document_finalize (GObject *object)
   PvDocument *self = (PvDocument *) object;
 
   clear_sessions (self);
+  g_thread_pool_free (g_steal_pointer (&self->free_pool), FALSE, TRUE);
   g_clear_pointer (&self->kernels, pv_kernel_table_free);
   g_clear_pointer (&self->model, pv_model_free);
   g_clear_object (&self->file);
@@ -545,6 +729,7 @@ pv_document_get_property (GObject *object, guint prop_id, GValue *value, GParamS
     case PROP_PLANNER: g_value_set_int (value, self->planner); break;
     case PROP_REGISTRY: g_value_set_int (value, self->registry); break;
     case PROP_STALE: g_value_set_boolean (value, self->stale); break;
+    case PROP_PLANNING: g_value_set_boolean (value, self->planning); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -590,6 +775,8 @@ pv_document_class_init (PvDocumentClass *klass)
                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_STALE] =
     g_param_spec_boolean ("stale", NULL, NULL, FALSE, (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_PLANNING] =
+    g_param_spec_boolean ("planning", NULL, NULL, FALSE, (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* A new model (and partition text) is in place; plan-changed follows. */
@@ -609,6 +796,7 @@ pv_document_init (PvDocument *self)
   self->bounds = bounds_new ();
   self->symbols = g_new0 (char *, 1);
   self->partition_text = g_strdup ("");
+  self->free_pool = free_pool_new ();
 }
 
 /* ---- public API ---- */
@@ -835,6 +1023,48 @@ pv_document_get_stale (PvDocument *self)
 {
   g_return_val_if_fail (PV_IS_DOCUMENT (self), FALSE);
   return self->stale;
+}
+
+gboolean
+pv_document_get_planning (PvDocument *self)
+{
+  g_return_val_if_fail (PV_IS_DOCUMENT (self), FALSE);
+  return self->plan_running != NULL || self->replan_queued;
+}
+
+void
+pv_document_plan_now (PvDocument *self)
+{
+  PlanData *data;
+
+  g_return_if_fail (PV_IS_DOCUMENT (self));
+
+  data = self->plan_running;
+  if (data)
+    {
+      /* Its task's callback, still to come, then finds it finished. */
+      g_mutex_lock (&data->lock);
+      while (!data->done)
+        g_cond_wait (&data->cond, &data->lock);
+      g_mutex_unlock (&data->lock);
+      self->plan_running = NULL;
+      if (data->generation == self->plan_generation)
+        {
+          finish_plan (self, data);
+          return;
+        }
+    }
+  if (self->replan_queued)
+    {
+      GError *error = NULL;
+      PvSession *session;
+
+      self->replan_queued = FALSE;
+      session = make_session (self->model, self->kernels, self->bounds, self->partition_text, self->registry,
+                              &error);
+      install_session (self, session, error, NULL);
+    }
+  update_planning (self);
 }
 
 guint

@@ -3,8 +3,11 @@
  * A PvDocument wraps the loaded model, the kernel table, the partition
  * config text, the bounds of the model's symbolic dims, the registry and the
  * planner the user looks at, and the PvSession made from them. Loading runs
- * in a thread (GTask); every later change re-creates the session on the
- * spot (it takes milliseconds) and emits `plan-changed`.
+ * in a thread (GTask), and so does every later re-plan: a change of the
+ * partition text, a bound or the registry starts one (or, while one runs,
+ * queues one to run right after it; only the plan of the latest inputs is
+ * installed, the others are dropped). `plan-changed` is emitted on the main
+ * thread when a plan is installed; `planning` is TRUE meanwhile.
  *
  * While the partition text is invalid (it has errors, or ONNX Runtime would
  * refuse it or crash on it) the document keeps the last valid plan as its
@@ -45,9 +48,10 @@ const PvModel       *pv_document_get_model               (PvDocument           *
 const char          *pv_document_get_title               (PvDocument           *self);
 
 GFile               *pv_document_get_partition_file      (PvDocument           *self);
-/* The config text planned with ("" before a model is loaded). */
+/* The latest config text ("" before a model is loaded); its plan may still
+ * be running (pv_document_get_planning()). */
 const char          *pv_document_get_partition_text      (PvDocument           *self);
-/* Re-plans when the text differs. */
+/* Re-plans (in a thread) when the text differs. */
 void                 pv_document_set_partition_text      (PvDocument           *self,
                                                           const char           *text);
 /* ONNX Runtime's default config for the model, as ORT writes it (@pretty:
@@ -90,7 +94,14 @@ const PvSession     *pv_document_get_plan_session        (PvDocument           *
 PvTimelineModel     *pv_document_get_timeline            (PvDocument           *self);
 /* TRUE while the latest inputs are invalid and the plan shown is older. */
 gboolean             pv_document_get_stale               (PvDocument           *self);
-/* How many times the document has planned (loads and re-plans). */
+/* TRUE while a re-plan is queued or running: the session is not yet of
+ * the latest inputs. */
+gboolean             pv_document_get_planning            (PvDocument           *self);
+/* Installs the plan of the latest inputs before returning, if a re-plan is
+ * queued or running (waits for the one in flight, or plans on the spot);
+ * for callers that read the plan next (export, save). */
+void                 pv_document_plan_now                (PvDocument           *self);
+/* How many times the document has installed a plan (loads and re-plans). */
 guint                pv_document_get_n_plans             (PvDocument           *self);
 
 /* The plan session exported for the current planner: plan JSON or Chrome

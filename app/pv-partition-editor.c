@@ -26,6 +26,7 @@ struct _PvPartitionEditor
   GtkWidget *findings_scroller;
   GtkListBox *findings_list;
 
+  guint findings_plan;        /* the document's n_plans the findings are of */
   guint setting_text : 1;
 };
 
@@ -214,7 +215,7 @@ replace_text (PvPartitionEditor *self, const char *text, gboolean undoable)
 static char *
 mark_tooltip_cb (GtkSourceMarkAttributes *attributes, GtkSourceMark *mark, gpointer user_data)
 {
-  return g_strdup (g_object_get_data (G_OBJECT (mark), "pv-message"));
+  return g_utf8_make_valid (g_object_get_data (G_OBJECT (mark), "pv-message"), -1);
 }
 
 static void
@@ -314,7 +315,10 @@ finding_row_new (const PvPartitionFinding *finding)
   GtkWidget *icon = gtk_image_new_from_icon_name (error ? "planviz-error" : "planviz-warning");
   g_autofree char *where = g_strdup_printf ("%d:%d", finding->line, finding->column);
   GtkWidget *location = gtk_label_new (where);
-  GtkWidget *message = gtk_label_new (finding->message);
+  /* ORT's messages quote the bytes it read, which may end inside a
+   * character: labels need UTF-8. */
+  g_autofree char *valid_message = g_utf8_make_valid (finding->message, -1);
+  GtkWidget *message = gtk_label_new (valid_message);
 
   gtk_widget_add_css_class (icon, error ? "error" : "warning");
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
@@ -330,7 +334,8 @@ finding_row_new (const PvPartitionFinding *finding)
   gtk_box_append (GTK_BOX (text), message);
   if (finding->ort && *finding->ort)
     {
-      g_autofree char *ort_text = g_strdup_printf ("ONNX Runtime %s", finding->ort);
+      g_autofree char *ort_valid = g_utf8_make_valid (finding->ort, -1);
+      g_autofree char *ort_text = g_strdup_printf ("ONNX Runtime %s", ort_valid);
       GtkWidget *ort = gtk_label_new (ort_text);
       gtk_label_set_wrap (GTK_LABEL (ort), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (ort), PANGO_WRAP_WORD_CHAR);
@@ -378,13 +383,15 @@ static void
 set_status (PvPartitionEditor *self, const char *icon_name, const char *css_class, const char *text)
 {
   static const char *const classes[] = { "error", "warning", "success" };
+  /* ORT's messages quote the bytes it read, maybe part of a character. */
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
 
   gtk_image_set_from_icon_name (self->status_icon, icon_name);
   for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
     gtk_widget_remove_css_class (self->status_box, classes[i]);
   if (css_class)
     gtk_widget_add_css_class (self->status_box, css_class);
-  gtk_label_set_text (self->status_label, text);
+  gtk_label_set_text (self->status_label, valid);
 }
 
 static void
@@ -406,10 +413,12 @@ update_findings (PvPartitionEditor *self)
   /* Findings place themselves by line and column of the text they were
    * made for; while newer text waits for its re-plan, keep the old ones. */
   text = pv_partition_editor_dup_text (self);
-  if (g_strcmp0 (text, pv_document_get_partition_text (self->document)) != 0)
+  if (g_strcmp0 (text, pv_document_get_partition_text (self->document)) != 0 ||
+      pv_document_get_planning (self->document))
     return;
 
   clear_findings (self);
+  self->findings_plan = pv_document_get_n_plans (self->document);
   session = pv_document_get_session (self->document);
   check = session ? session->partition_check : NULL;
   status = g_string_new (NULL);
@@ -519,6 +528,15 @@ pv_partition_editor_flush (PvPartitionEditor *self)
 
   if (replan_pending (self))
     replan_now (self);
+  if (self->document)
+    pv_document_plan_now (self->document);
+}
+
+gboolean
+pv_partition_editor_get_pending (PvPartitionEditor *self)
+{
+  g_return_val_if_fail (PV_IS_PARTITION_EDITOR (self), FALSE);
+  return replan_pending (self);
 }
 
 /* ---- document ---- */
@@ -572,6 +590,15 @@ document_plan_changed_cb (PvPartitionEditor *self, PvDocument *document)
   update_findings (self);
 }
 
+/* A plan installed while another one still ran (a load during a re-plan)
+ * skipped its findings: place them once nothing runs. */
+static void
+document_planning_cb (PvPartitionEditor *self, GParamSpec *pspec, PvDocument *document)
+{
+  if (!pv_document_get_planning (document) && self->findings_plan != pv_document_get_n_plans (document))
+    update_findings (self);
+}
+
 static void
 document_partition_file_cb (PvPartitionEditor *self, GParamSpec *pspec, PvDocument *document)
 {
@@ -602,6 +629,8 @@ pv_partition_editor_set_document (PvPartitionEditor *self, PvDocument *document)
       g_signal_connect_object (document, "plan-changed", G_CALLBACK (document_plan_changed_cb), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (document, "notify::partition-file", G_CALLBACK (document_partition_file_cb), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::planning", G_CALLBACK (document_planning_cb), self,
                                G_CONNECT_SWAPPED);
       if (pv_document_get_model (document))
         document_loaded_cb (self, document);

@@ -43,8 +43,11 @@ void             pv_partition_editor_set_modified  (PvPartitionEditor *self,
 /* Shows the document's partition text as just loaded: no undo history,
  * not modified (after pv_document_load_partition()). */
 void             pv_partition_editor_reload        (PvPartitionEditor *self);
-/* Re-plans now if an edit is waiting for its delay. */
+/* Re-plans now if an edit is waiting for its delay, and waits for the
+ * document's plan of the text. */
 void             pv_partition_editor_flush         (PvPartitionEditor *self);
+/* An edit is waiting for its delay to re-plan. */
+gboolean         pv_partition_editor_get_pending   (PvPartitionEditor *self);
 /* Re-indents the JSON (@pretty: 2 spaces, one item a line; else compact,
  * as ONNX Runtime writes it). FALSE, text untouched, when it is not JSON. */
 gboolean         pv_partition_editor_format        (PvPartitionEditor *self,

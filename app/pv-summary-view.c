@@ -61,8 +61,10 @@ add_section (PvSummaryView *self, const char *title)
 static GtkWidget *
 add_row (PvSummaryView *self, GtkWidget *grid, const char *key, const char *value, const char *tooltip)
 {
+  /* ORT's messages quote the bytes it read, maybe part of a character. */
+  g_autofree char *valid = g_utf8_make_valid (value, -1);
   GtkWidget *k = gtk_label_new (key);
-  GtkWidget *v = gtk_label_new (value);
+  GtkWidget *v = gtk_label_new (valid);
   int row = 0;
 
   for (GtkWidget *child = gtk_widget_get_first_child (grid); child; child = gtk_widget_get_next_sibling (child))
@@ -306,7 +308,8 @@ rebuild (PvSummaryView *self)
     {
       if (latest && latest->ort == NULL && latest->ort_error)
         {
-          g_autofree char *text = g_strdup_printf ("ONNX Runtime would not run this: %s", latest->ort_error);
+          g_autofree char *error = g_utf8_make_valid (latest->ort_error, -1);
+          g_autofree char *text = g_strdup_printf ("ONNX Runtime would not run this: %s", error);
           add_note (self, text, "pv-stale-note");
         }
       else

@@ -768,7 +768,8 @@ pv_window_is_settled (PvWindow *self)
 
   g_return_val_if_fail (PV_IS_WINDOW (self), FALSE);
 
-  if (pv_document_get_loading (self->document) || gtk_stack_get_transition_running (self->main_stack))
+  if (pv_document_get_loading (self->document) || gtk_stack_get_transition_running (self->main_stack) ||
+      pv_partition_editor_get_pending (self->editor) || pv_document_get_planning (self->document))
     return FALSE;
   if (self->error_message)
     return TRUE;

@@ -54,7 +54,8 @@ void               pv_window_open_partition       (PvWindow       *self,
 gboolean           pv_window_load_partition       (PvWindow       *self,
                                                    GFile          *file,
                                                    GError        **error);
-/* TRUE once nothing is loading and the timeline (or the error) is on
+/* TRUE once nothing is loading or waiting to re-plan (an edit in its
+ * delay, a plan queued or running) and the timeline (or the error) is on
  * screen: what --screenshot and the tests wait for. */
 gboolean           pv_window_is_settled           (PvWindow       *self);
 /* TRUE when nothing is open and nothing is loading. */

@@ -178,6 +178,8 @@ test_format_reset (Fixture *fx, gconstpointer data)
   pv_partition_editor_flush (fx->editor);
   g_assert_cmpuint (n_streams_planned (fx), ==, 2);
   pv_partition_editor_reset (fx->editor);
+  /* The reset re-plans in a thread; flush waits for that plan. */
+  pv_partition_editor_flush (fx->editor);
   g_assert_cmpuint (n_streams_planned (fx), ==, 1);
   g_free (again);
   again = pv_partition_editor_dup_text (fx->editor);
@@ -333,6 +335,8 @@ test_bounds (Fixture *fx, gconstpointer data)
 
   plans = fx->plan_changes;
   pv_document_set_bound (fx->document, "seq", 128);
+  /* The re-plan runs in a thread: exactly one plan arrives. */
+  wait_for_plan (fx, plans);
   g_assert_cmpuint (fx->plan_changes, ==, plans + 1);
   session = pv_document_get_plan_session (fx->document);
   g_assert_cmpuint (session->ort_peak_bytes, >, peak);

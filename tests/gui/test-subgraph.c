@@ -223,6 +223,7 @@ test_replan (Fixture *fx, gconstpointer data)
   open_body (fx, head, 0);
   before = pv_timeline_view_get_model (fx->view);
   pv_document_set_partition_text (fx->document, two_streams);
+  pv_document_plan_now (fx->document);
   g_assert_cmpuint (fx->plan_changes, ==, plans + 1);
   g_assert_cmpint (pv_document_get_plan_session (fx->document)->ort->n_streams, ==, 2);
   g_assert_cmpuint (pv_subgraph_nav_get_depth (nav), ==, 1);

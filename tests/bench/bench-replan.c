@@ -1,0 +1,141 @@
+/* Times a re-plan as the window does one after a partition edit: the config
+ * text checked and every plan made (pv_session_new: ORT's plan, the slot and
+ * arena planners, the schedule and the checks), then the timeline records
+ * built from the session. The model is loaded once.
+ *   bench-replan MODEL.onnx [RUNS]
+ * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams, and what
+ * freeing a session and its timeline costs (the main thread does that when
+ * a newer plan replaces them). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pv-model-loader.h"
+#include "pv-session.h"
+#include "pv-timeline-model.h"
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+report (const char *what, double *ms, int runs)
+{
+  qsort (ms, runs, sizeof (double), compare_doubles);
+  printf ("%-32s %8.2f ms min %8.2f ms median %8.2f ms p95 (%d runs)\n", what, ms[0], ms[runs / 2],
+          ms[MIN (runs - 1, (int) (runs * 0.95))], runs);
+}
+
+/* A config of @n_streams CPU streams, the nodes dealt round-robin in ORT's
+ * default order (each stream keeps that order). */
+static char *
+round_robin_config (const PvGraph *g, int n_streams)
+{
+  g_autoptr (PvPartitionConfig) def = pv_partition_config_default (g, NULL);
+  g_autoptr (PvPartitionConfig) config = g_new0 (PvPartitionConfig, 1);
+
+  if (n_streams == 1 || def->n_streams != 1)
+    return pv_partition_config_to_json (g, def, TRUE);
+  config->n_streams = n_streams;
+  config->streams = g_new0 (PvStream, n_streams);
+  for (int st = 0; st < n_streams; st++)
+    config->streams[st].nodes = g_new (int, def->streams[0].n_nodes / n_streams + 1);
+  for (int k = 0; k < def->streams[0].n_nodes; k++)
+    {
+      PvStream *stream = &config->streams[k % n_streams];
+      stream->nodes[stream->n_nodes++] = def->streams[0].nodes[k];
+    }
+  return pv_partition_config_to_json (g, config, TRUE);
+}
+
+int
+main (int argc, char **argv)
+{
+  int runs = argc > 2 ? atoi (argv[2]) : 30;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = NULL;
+  g_autoptr (PvKernelTable) kernels = NULL;
+  g_autoptr (PvSession) probe = NULL;
+  g_autoptr (GHashTable) bounds = g_hash_table_new (g_str_hash, g_str_equal);
+  PvSessionOptions options = { 0 };
+  gint64 one = 1;
+
+  if (argc < 2 || runs < 1)
+    {
+      g_printerr ("usage: bench-replan MODEL.onnx [RUNS]\n");
+      return 2;
+    }
+  model = pv_model_load_from_file (argv[1], &error);
+  kernels = model ? pv_kernel_table_new_default (&error) : NULL;
+  if (kernels == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  printf ("%s: %d nodes, %d values\n", argv[1], model->graph->n_nodes, model->graph->n_values);
+
+  /* As the window does: every symbol sizes depend on bound to 1. */
+  options.registry = PV_REGISTRY_CPU;
+  probe = pv_session_new (model, kernels, &options, &error);
+  if (probe == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  for (int i = 0; probe->unbound_symbols && probe->unbound_symbols[i]; i++)
+    g_hash_table_insert (bounds, probe->unbound_symbols[i], &one);
+  options.bounds = bounds;
+
+  for (int n_streams = 1; n_streams <= 4; n_streams++)
+    {
+      g_autofree char *text = round_robin_config (model->graph, n_streams);
+      g_autofree double *session_ms = g_new (double, runs);
+      g_autofree double *total_ms = g_new (double, runs);
+      g_autofree double *free_ms = g_new (double, runs);
+      g_autofree char *label = NULL;
+
+      options.partition_text = text;
+      options.partition_len = strlen (text);
+      for (int r = 0; r < runs; r++)
+        {
+          gint64 t0 = g_get_monotonic_time (), t1, t2;
+          PvSession *session = pv_session_new (model, kernels, &options, &error);
+          PvTimelineSource source;
+          PvTimelineModel *timeline;
+
+          if (session == NULL || session->ort == NULL ||
+              (session->partition_check && pv_partition_check_has_errors (session->partition_check)))
+            {
+              g_printerr ("%d streams: no valid plan (%s)\n", n_streams,
+                          session ? (session->ort_error ? session->ort_error : "config has errors") : error->message);
+              return 1;
+            }
+          t1 = g_get_monotonic_time ();
+          pv_timeline_source_init_from_session (&source, session);
+          timeline = pv_timeline_model_new (&source);
+          t2 = g_get_monotonic_time ();
+          if (r == 0 && session->ort->n_streams != n_streams)
+            {
+              g_printerr ("%d streams asked, ORT plans %d\n", n_streams, session->ort->n_streams);
+              return 1;
+            }
+          pv_timeline_model_unref (timeline);
+          pv_session_free (session);
+          session_ms[r] = (t1 - t0) / 1000.0;
+          total_ms[r] = (t2 - t0) / 1000.0;
+          free_ms[r] = (g_get_monotonic_time () - t2) / 1000.0;
+        }
+      label = g_strdup_printf ("session, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
+      report (label, session_ms, runs);
+      g_free (label);
+      label = g_strdup_printf ("session + timeline, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
+      report (label, total_ms, runs);
+      g_free (label);
+      label = g_strdup_printf ("free, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
+      report (label, free_ms, runs);
+    }
+  return 0;
+}

@@ -17,6 +17,7 @@ struct _PvDocument
   char *partition_text;
   char **symbols;            /* sorted, NULL-terminated */
   GHashTable *bounds;        /* symbol -> gint64* */
+  PvShapeInfo *shapes;       /* the inference for model and bounds, shared by re-plans */
   PvPlannerKind planner;
   PvStreamRegistry registry;
 
@@ -83,11 +84,12 @@ bounds_new (void)
 
 /* A session for @model; no symbols bound when @bounds is NULL. */
 static PvSession *
-make_session (const PvModel *model, const PvKernelTable *kernels, GHashTable *bounds, const char *partition_text,
-              PvStreamRegistry registry, GError **error)
+make_session (const PvModel *model, const PvKernelTable *kernels, PvShapeInfo *shapes, GHashTable *bounds,
+              const char *partition_text, PvStreamRegistry registry, GError **error)
 {
   PvSessionOptions options = { 0 };
 
+  options.shapes = shapes;
   options.bounds = bounds;
   options.partition_text = partition_text;
   options.partition_len = partition_text ? strlen (partition_text) : 0;
@@ -152,6 +154,7 @@ clear_sessions (PvDocument *self)
   if (plan && plan != session)
     pv_session_free (plan);
   g_clear_pointer (&self->timeline, pv_timeline_model_unref);
+  g_clear_pointer (&self->shapes, pv_shape_info_free);
   g_clear_error (&self->plan_error);
 }
 
@@ -165,6 +168,15 @@ set_stale (PvDocument *self, gboolean stale)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STALE]);
 }
 
+/* Keeps the latest session's shape inference for the next re-plans: only
+ * a bound or a new model changes it (they clear it). */
+static void
+remember_shapes (PvDocument *self)
+{
+  if (self->shapes == NULL && self->session && self->session->shapes)
+    self->shapes = pv_shape_info_ref (self->session->shapes);
+}
+
 /* Installs a new latest session (and, when valid, a new plan session).
  * @timeline is the session's, built off the main thread, or NULL. */
 static void
@@ -176,6 +188,7 @@ install_session (PvDocument *self, PvSession *session, GError *error, PvTimeline
   self->plan_error = error;
   self->session = session;
   free_session_if_unused (self, old_session);
+  remember_shapes (self);
 
   if (session_is_valid (session))
     {
@@ -230,6 +243,7 @@ read_partition_text (GFile *file, GCancellable *cancellable, char **text, GError
 typedef struct _PlanData {
   const PvModel *model;
   const PvKernelTable *kernels;
+  PvShapeInfo *shapes;       /* the document's inference for these bounds, or NULL */
   GHashTable *bounds;
   char *partition_text;
   PvStreamRegistry registry;
@@ -251,6 +265,7 @@ typedef struct _PlanData {
 static void
 plan_data_free (PlanData *data)
 {
+  g_clear_pointer (&data->shapes, pv_shape_info_free);
   g_clear_pointer (&data->bounds, g_hash_table_unref);
   g_free (data->partition_text);
   g_clear_pointer (&data->timeline, pv_timeline_model_unref);
@@ -282,7 +297,8 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
 {
   PlanData *data = task_data;
 
-  data->session = make_session (data->model, data->kernels, data->bounds, data->partition_text, data->registry,
+  data->session = make_session (data->model, data->kernels, data->shapes, data->bounds, data->partition_text,
+                                data->registry,
                                 &data->error);
   if (data->session && (data->want_timeline || session_is_valid (data->session)))
     data->timeline = timeline_for (data->session);
@@ -343,6 +359,7 @@ start_plan (PvDocument *self)
 
   data->model = self->model;
   data->kernels = self->kernels;
+  data->shapes = self->shapes ? pv_shape_info_ref (self->shapes) : NULL;
   data->bounds = bounds_copy (self->bounds);
   data->partition_text = g_strdup (self->partition_text);
   data->registry = self->registry;
@@ -509,7 +526,7 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
 
   /* Which symbols sizes depend on: plan once with none bound. */
   report_stage (task, data, "Inferring shapes…");
-  probe = make_session (data->model, data->kernels, NULL, NULL, data->registry, NULL);
+  probe = make_session (data->model, data->kernels, NULL, NULL, NULL, data->registry, NULL);
   data->bounds = bounds_new ();
   if (probe && probe->unbound_symbols)
     {
@@ -526,12 +543,13 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
     return;
 
   report_stage (task, data, "Planning…");
-  data->session = make_session (data->model, data->kernels, data->bounds, data->partition_text, data->registry,
+  data->session = make_session (data->model, data->kernels, NULL, data->bounds, data->partition_text, data->registry,
                                 &data->plan_error);
   if (!session_is_valid (data->session))
     {
       /* Nothing valid to fall back on yet: show ORT's default partition. */
-      data->fallback = make_session (data->model, data->kernels, data->bounds, NULL, data->registry, NULL);
+      data->fallback = make_session (data->model, data->kernels, data->session ? data->session->shapes : NULL,
+                                     data->bounds, NULL, data->registry, NULL);
       if (!session_is_valid (data->fallback))
         g_clear_pointer (&data->fallback, pv_session_free);
     }
@@ -606,6 +624,8 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   self->bounds = g_steal_pointer (&data->bounds);
 
   self->session = g_steal_pointer (&data->session);
+  g_clear_pointer (&self->shapes, pv_shape_info_free);
+  remember_shapes (self);
   self->plan_error = g_steal_pointer (&data->plan_error);
   self->plan_session = data->fallback ? g_steal_pointer (&data->fallback)
                                       : (session_is_valid (self->session) ? self->session : NULL);
@@ -987,6 +1007,7 @@ pv_document_set_bound (PvDocument *self, const char *symbol, gint64 value)
   if (old && *old == value)
     return;
   g_hash_table_replace (self->bounds, g_strdup (symbol), g_memdup2 (&value, sizeof value));
+  g_clear_pointer (&self->shapes, pv_shape_info_free);
   replan (self);
 }
 
@@ -1060,7 +1081,8 @@ pv_document_plan_now (PvDocument *self)
       PvSession *session;
 
       self->replan_queued = FALSE;
-      session = make_session (self->model, self->kernels, self->bounds, self->partition_text, self->registry,
+      session = make_session (self->model, self->kernels, self->shapes, self->bounds, self->partition_text,
+                              self->registry,
                               &error);
       install_session (self, session, error, NULL);
     }

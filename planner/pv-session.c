@@ -351,7 +351,9 @@ pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSess
   s->parent_node = s->subgraph_index = -1;
   shape_options.bounds = options ? options->bounds : NULL;
   shape_options.input_shapes = options ? options->input_shapes : NULL;
-  s->shapes = pv_shape_infer (model, &shape_options, error);
+  /* Shapes depend on the model and bounds only: a partition edit keeps them. */
+  s->shapes = options && options->shapes ? pv_shape_info_ref (options->shapes)
+                                         : pv_shape_infer (model, &shape_options, error);
   if (s->shapes == NULL)
     return NULL;
   return plan_graph (g_steal_pointer (&s), options, NULL, t0);

@@ -37,6 +37,8 @@ typedef struct {
   const int *node_devices;       /* node id -> device type (0 CPU, 1 GPU), NULL: all CPU */
   PvStreamRegistry registry;     /* which wait handles exist (cpu: none) */
   gboolean roofline_cost;        /* schedule with FLOP/bytes kernel times (µs), not 1 per kernel */
+  PvShapeInfo *shapes;           /* an inference of the model with these bounds and input_shapes to
+                                    share (a re-plan after a partition edit), NULL: infer */
 } PvSessionOptions;
 
 typedef struct {

@@ -10,7 +10,6 @@
 
 #include "pv-json-doc.h"
 
-
 #define MAX_MISSING_FINDINGS 10
 #define MAX_SUGGESTED_NAMES 100 /* unknown names that get "did you mean" */
 #define MAX_ORDER_NAMES 30      /* names quoted in an order finding */
@@ -27,10 +26,10 @@
   "execution_plan[plan_.node_stream_map_[node_index]]->device_.Type() == node_device_mem_location.Type() was false."
 
 typedef struct {
-  const PvJsonValue *val;     /* the stream as ORT iterates it */
-  GPtrArray *names;    /* PvJsonValue* it visits */
-  GArray *nodes;       /* node ids ORT puts in it, in run order */
-  gboolean had_known;  /* lists some node of the main graph */
+  const PvJsonValue *val; /* the stream as ORT iterates it */
+  GPtrArray *names;       /* PvJsonValue* it visits */
+  GArray *nodes;          /* node ids ORT puts in it, in run order */
+  gboolean had_known;     /* lists some node of the main graph */
 } CStream;
 
 typedef struct {

@@ -1,0 +1,310 @@
+/* pv-partition-move.c: moving nodes between the streams of a partition
+ * config, keeping it a config ORT 1.30 accepts. */
+#include "pv-partition-private.h"
+
+#include <string.h>
+
+#include "pv-json-doc.h"
+
+G_DEFINE_QUARK (pv-partition-error-quark, pv_partition_error)
+
+/* 1-based line and column (in characters) of byte @offset. */
+static void
+text_position (const char *text, gsize len, gsize offset, int *line, int *column)
+{
+  *line = *column = 1;
+  for (gsize i = 0; i < MIN (offset, len); i++)
+    {
+      if (text[i] == '\n')
+        {
+          (*line)++;
+          *column = 1;
+        }
+      else if (((guchar) text[i] & 0xC0) != 0x80)
+        (*column)++;
+    }
+}
+
+/* Pretty when the JSON value spans several lines (as the editor's Format
+ * button and ORT's dump(2) write it), compact otherwise. */
+static gboolean
+text_is_pretty (const char *text, gsize len)
+{
+  gsize end = len;
+
+  while (end > 0 && g_ascii_isspace (text[end - 1]))
+    end--;
+  return memchr (text, '\n', end) != NULL;
+}
+
+/* TRUE if @v is an array of strings without NUL bytes. */
+static gboolean
+is_string_array (const PvJsonValue *v)
+{
+  if (v == NULL || v->kind != PV_JSON_ARRAY)
+    return FALSE;
+  for (guint i = 0; i < v->items->len; i++)
+    {
+      const PvJsonValue *e = v->items->pdata[i];
+      if (e->kind != PV_JSON_STRING || memchr (e->str, '\0', e->len) != NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Where each name first runs in graph->order (several nodes may share one). */
+static GHashTable *
+name_positions (const PvGraph *graph)
+{
+  GHashTable *pos = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (int i = graph->n_nodes; i-- > 0;)
+    g_hash_table_insert (pos, (gpointer) graph->nodes[graph->order[i]].name, GINT_TO_POINTER (i + 1));
+  return pos;
+}
+
+/* The streams and devices of @doc, as ORT reads a well-formed config; FALSE
+ * with @error for anything that is not one. */
+static gboolean
+read_streams (const PvJsonDoc *doc, const char *text, gsize len, GPtrArray *names, GPtrArray *devices, GError **error)
+{
+  const PvJsonValue *root = doc->root;
+  const PvJsonMember *type_m, *streams_m, *devices_m;
+  const PvJsonValue *sv, *dv;
+  int line, column;
+
+  if (doc->failed)
+    {
+      text_position (text, len, doc->error_offset, &line, &column);
+      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
+                   "The partition config is not valid JSON (line %d, column %d: %s)", line, column, doc->error);
+      return FALSE;
+    }
+  if (root->kind != PV_JSON_OBJECT)
+    {
+      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
+                   "The partition config must be an object {\"type\": \"" DBP_TYPE "\", \"streams\": [...], "
+                   "\"devices\": [...]}, not %s",
+                   pv_json_kind_article (root));
+      return FALSE;
+    }
+  type_m = pv_json_object_get (root, "type");
+  if (type_m == NULL || type_m->value->kind != PV_JSON_STRING || type_m->value->len != strlen (DBP_TYPE)
+      || memcmp (type_m->value->str, DBP_TYPE, type_m->value->len) != 0)
+    {
+      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
+                   "The partition config's \"type\" must be \"" DBP_TYPE "\"");
+      return FALSE;
+    }
+  streams_m = pv_json_object_get (root, "streams");
+  devices_m = pv_json_object_get (root, "devices");
+  sv = streams_m ? streams_m->value : NULL;
+  dv = devices_m ? devices_m->value : NULL;
+  if (sv != NULL && sv->kind != PV_JSON_NULL)
+    {
+      gboolean ok = sv->kind == PV_JSON_ARRAY;
+      for (guint i = 0; ok && i < sv->items->len; i++)
+        ok = is_string_array (sv->items->pdata[i]);
+      if (!ok)
+        {
+          text_position (text, len, sv->offset, &line, &column);
+          g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
+                       "The partition config's \"streams\" (line %d, column %d) must be an array of arrays of node "
+                       "names",
+                       line, column);
+          return FALSE;
+        }
+      for (guint i = 0; i < sv->items->len; i++)
+        {
+          const PvJsonValue *stream = sv->items->pdata[i];
+          GPtrArray *list = g_ptr_array_new ();
+          for (guint k = 0; k < stream->items->len; k++)
+            g_ptr_array_add (list, ((PvJsonValue *) stream->items->pdata[k])->str);
+          g_ptr_array_add (names, list);
+        }
+    }
+  if (dv != NULL && dv->kind != PV_JSON_NULL)
+    {
+      if (!is_string_array (dv))
+        {
+          text_position (text, len, dv->offset, &line, &column);
+          g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
+                       "The partition config's \"devices\" (line %d, column %d) must be an array of device types "
+                       "such as [\"0\"]",
+                       line, column);
+          return FALSE;
+        }
+      for (guint i = 0; i < dv->items->len; i++)
+        g_ptr_array_add (devices, g_strdup (((PvJsonValue *) dv->items->pdata[i])->str));
+    }
+  if (names->len != devices->len)
+    {
+      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
+                   "The partition config lists %u streams but %u device types; ONNX Runtime needs one device type "
+                   "per stream",
+                   names->len, devices->len);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Inserts @name into @list before the first listed node that runs after it,
+ * so that the stream stays in the order ORT runs it. */
+static void
+insert_in_order (GPtrArray *list, const char *name, GHashTable *positions)
+{
+  int p = GPOINTER_TO_INT (g_hash_table_lookup (positions, name));
+  guint at = list->len;
+
+  for (guint k = 0; k < list->len; k++)
+    {
+      int q = GPOINTER_TO_INT (g_hash_table_lookup (positions, list->pdata[k]));
+      if (q > p)
+        {
+          at = k;
+          break;
+        }
+    }
+  g_ptr_array_insert (list, (gint) at, (gpointer) name);
+}
+
+gboolean
+pv_partition_config_move_nodes (const PvGraph *graph, const int *node_devices, const char *text, gsize len,
+                                const char *const *nodes, int stream, const char *device, char **new_text,
+                                GError **error)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GPtrArray) devices = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) positions = name_positions (graph);
+  g_autoptr (GHashTable) moving = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) order = g_ptr_array_new (); /* the names to move, once each */
+  g_autoptr (GHashTable) source_of = g_hash_table_new (g_str_hash, g_str_equal); /* name -> stream + 1 */
+  g_autoptr (GPtrArray) kept_names = g_ptr_array_new ();   /* borrowed from names */
+  g_autoptr (GPtrArray) kept_devices = g_ptr_array_new (); /* borrowed from devices */
+  g_autofree gboolean *had_node = NULL;
+  PvJsonDoc doc = { 0 };
+  gboolean pretty;
+
+  g_return_val_if_fail (graph != NULL, FALSE);
+  g_return_val_if_fail (nodes != NULL, FALSE);
+  g_return_val_if_fail (new_text != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  text = text ? text : "";
+  pv_json_doc_parse (&doc, text, len);
+  if (!read_streams (&doc, text, len, names, devices, error))
+    {
+      pv_json_doc_clear (&doc);
+      return FALSE;
+    }
+  pretty = text_is_pretty (text, len);
+
+  for (int i = 0; nodes[i]; i++)
+    {
+      if (!g_hash_table_contains (positions, nodes[i]))
+        {
+          g_autofree char *shown = pv_partition_quoted_name (nodes[i]);
+          g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_UNKNOWN_NODE,
+                       "There is no node named %s in the main graph", shown);
+          pv_json_doc_clear (&doc);
+          return FALSE;
+        }
+      if (g_hash_table_add (moving, (gpointer) nodes[i]))
+        g_ptr_array_add (order, (gpointer) nodes[i]);
+    }
+  if (order->len == 0)
+    {
+      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_UNKNOWN_NODE, "No node to move");
+      pv_json_doc_clear (&doc);
+      return FALSE;
+    }
+
+  /* A config without streams means ORT's default partition: spell it out,
+   * so that stream numbers mean the streams ORT runs. */
+  if (names->len == 0)
+    {
+      g_autoptr (PvPartitionConfig) def = pv_partition_config_default (graph, node_devices);
+      for (int s = 0; s < def->n_streams; s++)
+        {
+          GPtrArray *list = g_ptr_array_new ();
+          for (int k = 0; k < def->streams[s].n_nodes; k++)
+            g_ptr_array_add (list, (gpointer) graph->nodes[def->streams[s].nodes[k]].name);
+          g_ptr_array_add (names, list);
+          g_ptr_array_add (devices, g_strdup_printf ("%d", def->streams[s].device));
+        }
+    }
+  if (stream < PV_PARTITION_NEW_STREAM || stream >= (int) names->len)
+    {
+      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_STREAM,
+                   "There is no stream %d: the partition config has streams 0 to %d", stream, (int) names->len - 1);
+      pv_json_doc_clear (&doc);
+      return FALSE;
+    }
+
+  /* Take the names out of every stream that lists them. ORT runs a node in
+   * the last stream that lists it: that is where it comes from. */
+  had_node = g_new0 (gboolean, names->len + 1);
+  for (guint s = 0; s < names->len; s++)
+    {
+      GPtrArray *list = names->pdata[s];
+      for (guint k = 0; k < list->len;)
+        {
+          const char *name = list->pdata[k];
+          had_node[s] |= g_hash_table_contains (positions, name);
+          if (g_hash_table_contains (moving, name))
+            {
+              g_hash_table_insert (source_of, (gpointer) name, GINT_TO_POINTER ((int) s + 1));
+              g_ptr_array_remove_index (list, k);
+            }
+          else
+            k++;
+        }
+    }
+
+  /* Where the nodes go. */
+  if (stream == PV_PARTITION_NEW_STREAM)
+    {
+      char *dev = NULL;
+      if (device)
+        dev = g_strdup (device);
+      for (guint i = 0; dev == NULL && i < order->len; i++)
+        {
+          int s = GPOINTER_TO_INT (g_hash_table_lookup (source_of, order->pdata[i])) - 1;
+          if (s >= 0)
+            dev = g_strdup (devices->pdata[s]);
+        }
+      if (dev == NULL)
+        dev = g_strdup_printf ("%d",
+                               pv_partition_node_device (node_devices, pv_graph_find_node (graph, order->pdata[0])));
+      g_ptr_array_add (names, g_ptr_array_new ());
+      g_ptr_array_add (devices, dev);
+      stream = (int) names->len - 1;
+    }
+  for (guint i = 0; i < order->len; i++)
+    insert_in_order (names->pdata[stream], order->pdata[i], positions);
+
+  /* Drop the streams the move emptied of main-graph nodes: ORT crashes on a
+   * stream without nodes. Later streams move down by one. */
+  for (guint s = 0; s < names->len; s++)
+    {
+      GPtrArray *list = names->pdata[s];
+      gboolean has_node = FALSE;
+      for (guint k = 0; k < list->len && !has_node; k++)
+        has_node = g_hash_table_contains (positions, list->pdata[k]);
+      if (had_node[s] && !has_node)
+        continue;
+      g_ptr_array_add (kept_names, list);
+      g_ptr_array_add (kept_devices, devices->pdata[s]);
+    }
+  *new_text = pv_partition_write_config ((GPtrArray *const *) kept_names->pdata,
+                                         (const char *const *) kept_devices->pdata, (int) kept_names->len, pretty);
+  /* A compact config that ended its file with a newline keeps it. */
+  if (!pretty && len > 0 && text[len - 1] == '\n')
+    {
+      char *with_nl = g_strconcat (*new_text, "\n", NULL);
+      g_free (*new_text);
+      *new_text = with_nl;
+    }
+  pv_json_doc_clear (&doc);
+  return TRUE;
+}

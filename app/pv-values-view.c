@@ -62,17 +62,18 @@ static guint signals [N_SIGNALS];
 
 static const struct {
   const char *title;
-  int width;                 /* fixed width; the name column expands */
+  int width;                 /* fixed width; the name column expands. Value,
+                              * producer, shape and bytes fit the side pane. */
   float xalign;
   PangoEllipsizeMode ellipsize;
 } column_info[PV_VALUE_N_FIELDS] = {
-  [PV_VALUE_FIELD_NAME] = { "Value", 260, 0, PANGO_ELLIPSIZE_MIDDLE },
-  [PV_VALUE_FIELD_PRODUCER] = { "Producer", 180, 0, PANGO_ELLIPSIZE_END },
-  [PV_VALUE_FIELD_SHAPE] = { "Shape", 160, 0, PANGO_ELLIPSIZE_END },
-  [PV_VALUE_FIELD_BYTES] = { "Bytes", 90, 1, PANGO_ELLIPSIZE_START },
-  [PV_VALUE_FIELD_KIND] = { "Kind", 110, 0, PANGO_ELLIPSIZE_END },
-  [PV_VALUE_FIELD_PLACE] = { "Buffer", 100, 1, PANGO_ELLIPSIZE_START },
-  [PV_VALUE_FIELD_LIVE] = { "Live", 90, 1, PANGO_ELLIPSIZE_START },
+  [PV_VALUE_FIELD_NAME] = { "Value", 190, 0, PANGO_ELLIPSIZE_MIDDLE },
+  [PV_VALUE_FIELD_PRODUCER] = { "Producer", 120, 0, PANGO_ELLIPSIZE_END },
+  [PV_VALUE_FIELD_SHAPE] = { "Shape", 120, 0, PANGO_ELLIPSIZE_END },
+  [PV_VALUE_FIELD_BYTES] = { "Bytes", 80, 1, PANGO_ELLIPSIZE_START },
+  [PV_VALUE_FIELD_KIND] = { "Kind", 100, 0, PANGO_ELLIPSIZE_END },
+  [PV_VALUE_FIELD_PLACE] = { "Buffer", 80, 1, PANGO_ELLIPSIZE_START },
+  [PV_VALUE_FIELD_LIVE] = { "Live", 80, 1, PANGO_ELLIPSIZE_START },
 };
 
 GtkWidget *

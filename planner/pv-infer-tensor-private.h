@@ -8,6 +8,7 @@
 
 /* Known contents are kept only for outputs of at most this many elements. */
 #define PV_CONTENTS_MAX 64
+/* Largest rank the rules handle with fixed-size arrays of dims. */
 #define PV_MAX_RANK 64
 
 /* a / b: exact polynomial division when possible, else floor(a / b) for a

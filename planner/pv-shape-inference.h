@@ -134,7 +134,11 @@ const PvValueShape *const *pv_infer_subgraph (PvInferContext *ctx, const PvGraph
 
 /* The op tables, one per family file. Each ends with a { NULL } entry. */
 extern const PvInferOp pv_infer_ops_elementwise[];
-extern const PvInferOp pv_infer_ops_tensor[];
+extern const PvInferOp pv_infer_ops_reshape[];
+extern const PvInferOp pv_infer_ops_index[];
+extern const PvInferOp pv_infer_ops_sizes[];
+extern const PvInferOp pv_infer_ops_sequence[];
+extern const PvInferOp pv_infer_ops_signal[];
 extern const PvInferOp pv_infer_ops_nn[];
 extern const PvInferOp pv_infer_ops_control[];
 extern const PvInferOp pv_infer_ops_contrib[];

@@ -1,10 +1,11 @@
-/* Shape rules of pv-infer-tensor.c (ONNX tensor ops) and pv-infer-contrib.c
- * (com.microsoft ops), each on a small model built for it. Graph outputs
- * are left untyped, so what is checked is what the rules infer. Shapes are
- * compared as text ("float32[batch,seq-1,768]"); where the text of a
- * symbolic sum could depend on term order, the expected expression is built
- * in the inference's own pool (hash-consed: pointer equality is expression
- * equality). */
+/* Shape rules of ONNX tensor ops (pv-infer-reshape.c, pv-infer-index.c,
+ * pv-infer-sizes.c, pv-infer-sequence.c, pv-infer-signal.c) and of
+ * pv-infer-contrib.c (com.microsoft ops), each on a small model built for
+ * it. Graph outputs are left untyped, so what is checked is what the rules
+ * infer. Shapes are compared as text ("float32[batch,seq-1,768]"); where the
+ * text of a symbolic sum could depend on term order, the expected expression
+ * is built in the inference's own pool (hash-consed: pointer equality is
+ * expression equality). */
 #include <string.h>
 
 #include "pv-element-type.h"

@@ -282,8 +282,9 @@ set_selection_internal_full (PvTimelineView *self, const PvTimelineSelection *se
     g_array_append_vals (wanted, nodes->data, nodes->len);
   else if (sel->kind == PV_TIMELINE_HIT_KERNEL)
     g_array_append_val (wanted, sel->id);
+  /* An empty GArray's data may be NULL, which memcmp must not get. */
   same_nodes = wanted->len == self->selected->len &&
-               memcmp (wanted->data, self->selected->data, sizeof (int) * wanted->len) == 0;
+               (wanted->len == 0 || memcmp (wanted->data, self->selected->data, sizeof (int) * wanted->len) == 0);
   if (selection_equal (&self->options.selection, sel) && same_nodes)
     return;
   self->options.selection = *sel;

@@ -234,7 +234,7 @@ pv_timeline_draw_arrows (PvTimelineRenderer *self, cairo_t *cr)
     end++;
   if (end - first > (self->area_x1 - self->area_x0) / 8)
     {
-      Direct d;
+      Direct d = { 0 };
       gboolean direct = pv_timeline_direct_begin (cr, &d, self->area_x0, self->scroll_top, self->area_x1,
                                                   self->scroll_top + self->scroll_h);
       /* Crowded: a thin vertical line per kind and pixel column, at the

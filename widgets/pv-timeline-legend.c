@@ -1,7 +1,6 @@
 /* pv-timeline-legend.c: the legend. */
 #include "pv-timeline-renderer-private.h"
 
-
 static const char *const kind_names[PV_TIMELINE_N_KIND_COLOURS] = {
   "not set", "Allocate", "Reuse", "PreExisting", "AllocateStatically", "AllocateOutput", "Share", "AllocatedExternally",
 };

@@ -1,4 +1,4 @@
-/* pv-timeline-text.c: text: shaped once, cached across frames. */
+/* pv-timeline-text.c: text for the renderer, shaped once and cached across frames. */
 #include "pv-timeline-renderer-private.h"
 
 /* ---- the text cache: shaping is the costly part of text ---- */

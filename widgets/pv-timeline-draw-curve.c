@@ -1,0 +1,294 @@
+/* pv-timeline-draw-curve.c: live-bytes curves and their byte axes. */
+#include "pv-timeline-renderer-private.h"
+
+/* ---- live-bytes curves ---- */
+
+double
+pv_timeline_nice_step (double raw)
+{
+  double p = pow (10, floor (log10 (raw)));
+  double f = raw / p;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+}
+
+/* A step for byte grids: 1, 2, 5 × a power of 1024's units. */
+double
+pv_timeline_nice_byte_step (double raw)
+{
+  double unit = 1;
+  while (raw >= unit * 1024 && unit < 1e18)
+    unit *= 1024;
+  return pv_timeline_nice_step (MAX (raw / unit, 1e-9)) * unit;
+}
+
+typedef struct {
+  double x0, y0, x1, y1;
+} Box;
+
+static gboolean
+box_free (const Box *b, const Box *used, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (b->x0 < used[i].x1 && used[i].x0 < b->x1 && b->y0 < used[i].y1 && used[i].y0 < b->y1)
+      return FALSE;
+  return TRUE;
+}
+
+/* A label for a horizontal line at @y, at the right end, beside the line
+ * where it does not cover another label. */
+static void
+draw_hline_label (PvTimelineRenderer *self, cairo_t *cr, double y, const char *text, const Rgb *colour, Box *used,
+                  int *n_used)
+{
+  static const double offsets[] = { -7, 7, -19, 19, -31 };
+  int w, h;
+  Box b = { 0 };
+
+  {
+    const TextEntry *e = pv_timeline_shaped_text (self, FONT_SMALL, text, -1, -1, PANGO_ELLIPSIZE_NONE);
+    w = e->w;
+    h = e->h;
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (offsets); i++)
+    {
+      double cy = y + offsets[i];
+      b = (Box) { self->area_x1 - w - 6, cy - h / 2.0, self->area_x1, cy + h / 2.0 };
+      if (box_free (&b, used, *n_used))
+        break;
+    }
+  used[(*n_used)++] = b;
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+  cairo_rectangle (cr, b.x0, b.y0, w + 4, h);
+  cairo_fill (cr);
+  pv_timeline_draw_text_right (self, cr, FONT_SMALL, text, self->area_x1 - 4, (b.y0 + b.y1) / 2, colour);
+}
+
+/* The top of a curve's scale: its peak, and with one device LOAD and
+ * what the plan reserves, so all three lines fit. */
+guint64
+pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve)
+{
+  const PvTimelineModel *m = self->model;
+  const PvTimelineMemory *mem = current_memory (self);
+  guint64 ymax = m->curves[curve].peak_bytes;
+  if (m->n_curves == 1)
+    {
+      ymax = MAX (ymax, m->load_bytes);
+      /* A plan far above what is live would flatten the curve: it is
+       * then labelled off the scale instead. */
+      if (mem->available && mem->peak_bytes <= 4 * ymax)
+        ymax = MAX (ymax, mem->peak_bytes);
+    }
+  return ymax;
+}
+
+void
+pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y)
+{
+  const PvTimelineModel *m = self->model;
+  const PvTimelineCurve *c = &m->curves[row->lane];
+  const PvTimelineMemory *mem = current_memory (self);
+  double top = y + 10, bottom = y + row->h - 6, height = bottom - top;
+  int x0 = (int) self->area_x0, x1 = (int) ceil (self->area_x1), w = x1 - x0;
+  double t0 = self->vp.t0, sc = scale (self);
+  guint64 ymax = pv_timeline_curve_ymax (self, row->lane);
+  g_autofree double *colmax = NULL, *colmin = NULL;
+  int lo, hi;
+  Box used[4];
+  int n_used = 0;
+  gboolean single = m->n_curves == 1;
+
+  if (ymax == 0 || c->n_points == 0 || w <= 0)
+    return;
+
+  /* Horizontal grid at nice byte values. */
+  {
+    double step = pv_timeline_nice_byte_step ((double) ymax / 3.0);
+    cairo_set_line_width (cr, 1);
+    for (double v = step; v < ymax; v += step)
+      {
+        double gy = floor (bottom - v / ymax * height) + 0.5;
+        set_rgb (cr, &c_separator);
+        cairo_move_to (cr, self->area_x0, gy);
+        cairo_line_to (cr, self->area_x1, gy);
+        cairo_stroke (cr);
+      }
+  }
+
+  /* Per pixel column, the highest level held in it. */
+  colmax = g_new0 (double, w + 1);
+  colmin = g_new0 (double, w + 1);
+  for (int i = 0; i <= w; i++)
+    colmax[i] = -1, colmin[i] = G_MAXDOUBLE;
+  lo = 0, hi = c->n_points;
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo) / 2;
+      if (c->times[mid] <= t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (int i = MAX (lo - 1, 0); i < c->n_points; i++)
+    {
+      double xa = self->area_x0 + (c->times[i] - t0) * sc;
+      double xb = i + 1 < c->n_points ? self->area_x0 + (c->times[i + 1] - t0) * sc : self->area_x1 + 1;
+      int ca, cb;
+      if (xa > self->area_x1)
+        break;
+      ca = (int) floor (MAX (xa, self->area_x0)) - x0;
+      cb = (int) floor (MIN (xb, self->area_x1)) - x0;
+      ca = CLAMP (ca, 0, w);
+      cb = CLAMP (cb, 0, w);
+      for (int k = ca; k <= cb; k++)
+        {
+          colmax[k] = MAX (colmax[k], (double) c->bytes[i]);
+          colmin[k] = MIN (colmin[k], (double) c->bytes[i]);
+        }
+    }
+
+  /* Area and outline: straight into the pixels when the target allows
+   * (the step curve is axis-aligned, so nothing needs anti-aliasing). */
+  {
+    Direct d;
+    if (pv_timeline_direct_begin (cr, &d, self->area_x0, MAX (top - 2, self->scroll_top), self->area_x1,
+                                  MIN (bottom + 1, self->scroll_top + self->scroll_h)))
+      {
+        Rgb line = { 0.9 * c_curve.r + 0.1, 0.9 * c_curve.g + 0.1, 0.9 * c_curve.b + 0.1 };
+        guint32 fill = rgb_pixel (&c_curve), edge = rgb_pixel (&line);
+        int prev = -1, ib = (int) floor (bottom);
+        for (int k = 0; k < w; k++)
+          {
+            int py;
+            if (colmax[k] < 0)
+              {
+                prev = -1;
+                continue;
+              }
+            py = (int) floor (bottom - colmax[k] / ymax * height + 0.5);
+            {
+              /* Where the level swings inside one column, the swing is a
+               * darker band: max envelope on top, min below. */
+              int pmin = (int) floor (bottom - colmin[k] / ymax * height + 0.5);
+              direct_blend_column (&d, x0 + k, pmin, ib, fill, 0.22);
+              if (pmin > py + 1)
+                direct_blend_column (&d, x0 + k, py + 1, pmin, fill, 0.45);
+            }
+            /* The outline: this column's level, joined to the last one's. */
+            if (prev >= 0 && prev != py && colmin[k] >= colmax[k])
+              direct_blend_column (&d, x0 + k, MIN (prev, py), MAX (prev, py) + 1, edge, 1.0);
+            else
+              direct_blend_column (&d, x0 + k, py, py + 1, edge, 1.0);
+            prev = py;
+          }
+        pv_timeline_direct_end (&d);
+        goto lines;
+      }
+  }
+  cairo_new_path (cr);
+  {
+    gboolean open = FALSE;
+    for (int k = 0; k < w; k++)
+      {
+        double v = colmax[k];
+        double py = bottom - MAX (v, 0) / ymax * height;
+        if (v < 0)
+          {
+            if (open)
+              {
+                cairo_line_to (cr, x0 + k, bottom);
+                cairo_close_path (cr);
+                open = FALSE;
+              }
+            continue;
+          }
+        if (!open)
+          {
+            cairo_move_to (cr, x0 + k, bottom);
+            open = TRUE;
+          }
+        cairo_line_to (cr, x0 + k, py);
+        cairo_line_to (cr, x0 + k + 1, py);
+      }
+    if (open)
+      {
+        cairo_line_to (cr, x1, bottom);
+        cairo_close_path (cr);
+      }
+  }
+  set_rgba (cr, &c_curve, 0.22);
+  cairo_fill_preserve (cr);
+  set_rgba (cr, &c_curve, 0.9);
+  cairo_set_line_width (cr, 1.2);
+  cairo_stroke (cr);
+
+lines:
+  /* LOAD and what the plan reserves, dashed and solid; then the peak; then
+   * the lines' labels around the peak's. */
+  {
+    static const char *const names[] = { "slots reserve", "ORT allocates", "arena reserves" };
+    static const double dash[] = { 5, 3 };
+    double line_y[2] = { -1, -1 };
+    char *line_text[2] = { NULL, NULL };
+
+    if (single && m->load_bytes > 0)
+      {
+        g_autofree char *v = pv_timeline_format_bytes (m->load_bytes);
+        line_y[0] = floor (bottom - (double) m->load_bytes / ymax * height) + 0.5;
+        line_text[0] = g_strdup_printf ("LOAD %s (lower bound)", v);
+        cairo_set_dash (cr, dash, 2, 0);
+        cairo_set_line_width (cr, 1.2);
+        set_rgb (cr, &c_load);
+        cairo_move_to (cr, self->area_x0, line_y[0]);
+        cairo_line_to (cr, self->area_x1, line_y[0]);
+        cairo_stroke (cr);
+        cairo_set_dash (cr, NULL, 0, 0);
+      }
+    if (single && mem->available && mem->peak_bytes > 0)
+      {
+        g_autofree char *v = pv_timeline_format_bytes (mem->peak_bytes);
+        gboolean off = mem->peak_bytes > ymax;
+        line_y[1] = off ? floor (top) + 0.5 : floor (bottom - (double) mem->peak_bytes / ymax * height) + 0.5;
+        line_text[1] = g_strdup_printf ("%s %s%s", names[self->options.memory_view], v, off ? " ↑ (off the scale)" : "");
+        cairo_set_line_width (cr, 1.2);
+        set_rgba (cr, &c_peak, 0.75);
+        cairo_move_to (cr, self->area_x0, line_y[1]);
+        cairo_line_to (cr, self->area_x1, line_y[1]);
+        cairo_stroke (cr);
+      }
+    {
+      double px = pv_timeline_renderer_time_to_x (self, c->peak_time);
+      double py = bottom - (double) c->peak_bytes / ymax * height;
+      if (px >= self->area_x0 - 1 && px <= self->area_x1 + 1)
+        {
+          g_autofree char *v = pv_timeline_format_bytes (c->peak_bytes);
+          g_autofree char *text = g_strdup_printf ("peak %s", v);
+          int tw, th;
+          double lx;
+          cairo_move_to (cr, px, py - 1);
+          cairo_line_to (cr, px - 5, py - 8);
+          cairo_line_to (cr, px + 5, py - 8);
+          cairo_close_path (cr);
+          set_rgb (cr, &c_peak);
+          cairo_fill (cr);
+          {
+            const TextEntry *e = pv_timeline_shaped_text (self, FONT_SMALL, text, -1, -1, PANGO_ELLIPSIZE_NONE);
+            tw = e->w;
+            th = e->h;
+          }
+          lx = px + 8 + tw < self->area_x1 - 4 ? px + 8 : px - 8 - tw;
+          cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+          cairo_rectangle (cr, lx - 2, py - 5 - th / 2.0, tw + 4, th);
+          cairo_fill (cr);
+          pv_timeline_draw_text (self, cr, FONT_SMALL, text, lx, py - 5, -1, PANGO_ELLIPSIZE_NONE, &c_peak);
+          used[n_used++] = (Box) { lx - 2, py - 5 - th / 2.0, lx + tw + 2, py - 5 + th / 2.0 };
+        }
+    }
+    for (int i = 0; i < 2; i++)
+      if (line_text[i])
+        {
+          draw_hline_label (self, cr, line_y[i], line_text[i], i == 0 ? &c_load : &c_peak, used, &n_used);
+          g_free (line_text[i]);
+        }
+  }
+}

@@ -291,8 +291,9 @@ test_random_edits (Fixture *fx, gconstpointer data)
       if (g_str_equal (what, "undo") || g_str_equal (what, "redo"))
         edits_by_kind_undo++;
       /* Mostly typing faster than the re-plan delay; now and then a
-       * pause long enough for the re-plan. */
-      if (g_test_rand_int_range (0, 5) == 0)
+       * pause long enough for the re-plan, always after pasting the valid
+       * config (as one looks at the result), so that valid plans recur. */
+      if (g_str_equal (what, "valid paste") || g_test_rand_int_range (0, 5) == 0)
         spin_measured (&stress, g_test_rand_int_range (PV_PARTITION_EDITOR_DELAY_MS + 10,
                                                        PV_PARTITION_EDITOR_DELAY_MS + 120));
       else

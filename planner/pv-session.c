@@ -9,6 +9,26 @@
 
 G_DEFINE_QUARK (pv-session-error-quark, pv_session_error)
 
+const char *
+pv_session_stage_name (PvSessionStage stage)
+{
+  static const char *const names[PV_SESSION_N_STAGES] = {
+    "value maps", "config check", "ORT plan", "schedule", "slots", "slots check",
+    "arena", "arena check", "ORT check", "ORT arena",
+  };
+  g_return_val_if_fail (stage < PV_SESSION_N_STAGES, NULL);
+  return names[stage];
+}
+
+/* Adds the time since *@lap to @stage and restarts the lap. */
+static void
+stage_done (PvSession *s, PvSessionStage stage, gint64 *lap)
+{
+  gint64 now = g_get_monotonic_time ();
+  s->stage_ms[stage] += (now - *lap) / 1000.0;
+  *lap = now;
+}
+
 void
 pv_session_free (PvSession *session)
 {
@@ -47,12 +67,14 @@ plan_ort_subgraph (PvSession *s, const PvGraph *g, const PvSessionOptions *optio
 {
   g_autofree int *node_device = g_new (int, MAX (g->n_nodes, 1));
   g_autoptr (GError) error = NULL;
+  gint64 lap = g_get_monotonic_time ();
 
   for (int n = 0; n < g->n_nodes; n++)
     node_device[n] = parent_plan->node_device[g->parent_node];
   s->partition = pv_partition_config_default (g, node_device);
   s->ort = pv_ort_plan_new_subgraph (g, s->shapes, parent_plan, options ? options->registry : PV_REGISTRY_CPU,
                                      pv_kernel_adapter_lookup, adapter, &error);
+  stage_done (s, PV_SESSION_STAGE_ORT_PLAN, &lap);
   if (s->ort == NULL)
     s->ort_error = g_strdup (error->message);
   return s->ort != NULL;
@@ -66,6 +88,7 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, 
   g_autoptr (GError) error = NULL;
   PvStreamPartition partition;
   const PvPartitionConfig *config;
+  gint64 lap = g_get_monotonic_time ();
 
   if (options && options->partition_text)
     s->partition_check = pv_partition_config_check (g, options->partition_text, options->partition_len,
@@ -81,6 +104,7 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, 
   else
     config = s->partition = pv_partition_config_default (g, options ? options->node_devices : NULL);
 
+  stage_done (s, PV_SESSION_STAGE_CONFIG_CHECK, &lap);
   stream_device = g_new0 (int, MAX (config->n_streams, 1));
   for (int st = 0; st < config->n_streams; st++)
     {
@@ -96,6 +120,7 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, 
     s->ort = pv_ort_plan_new (g, s->shapes, &partition, options ? options->registry : PV_REGISTRY_CPU,
                               pv_kernel_adapter_lookup, adapter, &error);
   }
+  stage_done (s, PV_SESSION_STAGE_ORT_PLAN, &lap);
   if (s->ort == NULL)
     {
       s->ort_error = g_strdup (error->message);
@@ -111,11 +136,13 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
           const PvOrtPlan *parent_plan)
 {
   g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
+  gint64 lap;
 
   if (!(parent_plan ? plan_ort_subgraph (s, g, options, parent_plan, adapter)
                     : plan_ort_main (s, g, options, adapter)))
     return;
 
+  lap = g_get_monotonic_time ();
   /* Sizes of every value that has one. */
   s->value_bytes = g_new0 (guint64, MAX (g->n_values, 1));
   for (int v = 0; v < g->n_values; v++)
@@ -135,7 +162,7 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
     s->schedule = pv_schedule_new (s->ort, owned, value_device,
                                    options && options->roofline_cost ? pv_roofline_cost : NULL, &roofline);
   }
-
+  stage_done (s, PV_SESSION_STAGE_SCHEDULE, &lap);
 }
 
 /* The checker on ORT's plan, and ORT's buffers packed in one arena. Needs
@@ -143,6 +170,8 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
 static void
 check_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
 {
+  gint64 lap = g_get_monotonic_time ();
+
   /* ORT's buffers as placements: every value planned into its root buffer. */
   {
     g_autofree PvPlacement *place = g_new (PvPlacement, MAX (g->n_values, 1));
@@ -198,6 +227,7 @@ check_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
         }
       s->ort_check = pv_plan_check (g, &check_schedule, place, ort_views, s->inplace_source, need, 100);
     }
+    stage_done (s, PV_SESSION_STAGE_ORT_CHECK, &lap);
 
     /* What ORT's buffers would cost in one arena: each root buffer lives from
      * the first definition to the last read among the values it holds. */
@@ -232,6 +262,7 @@ check_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
       s->ort_arena_values = (int *) g_array_free (roots, FALSE);
       g_array_unref (buffers);
     }
+    stage_done (s, PV_SESSION_STAGE_ORT_ARENA, &lap);
   }
 }
 
@@ -242,6 +273,7 @@ check_slots (PvSession *s, const PvGraph *g, const PvCheckSchedule *schedule)
 {
   g_autofree PvPlacement *place = g_new (PvPlacement, MAX (g->n_values, 1));
   g_autofree guint64 *need = g_new0 (guint64, MAX (g->n_values, 1));
+  gint64 lap = g_get_monotonic_time ();
 
   for (int v = 0; v < g->n_values; v++)
     {
@@ -250,6 +282,7 @@ check_slots (PvSession *s, const PvGraph *g, const PvCheckSchedule *schedule)
       need[v] = slot >= 0 ? s->slots->bytes[v] : 0;
     }
   s->slots_check = pv_plan_check (g, schedule, place, s->view_source, NULL, need, 100);
+  stage_done (s, PV_SESSION_STAGE_SLOTS_CHECK, &lap);
 }
 
 /* Arena offsets for the slot planner's owners and lifetimes. */
@@ -260,6 +293,7 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvCheckSche
   g_autofree PvBufferLife *buffers = g_new (PvBufferLife, MAX (live->n_owners, 1));
   g_autofree PvPlacement *place = g_new (PvPlacement, MAX (g->n_values, 1));
   g_autofree guint64 *need = g_new0 (guint64, MAX (g->n_values, 1));
+  gint64 lap = g_get_monotonic_time ();
 
   s->arena_values = g_new (int, MAX (live->n_owners, 1));
   for (int i = 0; i < live->n_owners; i++)
@@ -272,6 +306,7 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvCheckSche
     }
   s->arena = pv_offset_plan_new (buffers, s->n_arena_values, alignment);
   s->load_bytes = pv_buffers_load (buffers, s->n_arena_values, 1);
+  stage_done (s, PV_SESSION_STAGE_ARENA, &lap);
   for (int v = 0; v < g->n_values; v++)
     place[v] = (PvPlacement) { -1, 0, 0 };
   for (int i = 0; i < s->n_arena_values; i++)
@@ -281,6 +316,7 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvCheckSche
       need[v] = s->slots->bytes[v];
     }
   s->arena_check = pv_plan_check (g, schedule, place, s->view_source, NULL, need, 100);
+  stage_done (s, PV_SESSION_STAGE_ARENA_CHECK, &lap);
 }
 
 /* Every plan of @s->graph; @s has its model, kernels and shapes. */
@@ -291,13 +327,16 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   const PvGraph *g = s->graph;
   GHashTable *bounds = options ? options->bounds : NULL;
   PvShapeSizes sizes;
+  gint64 lap = g_get_monotonic_time ();
 
   s->view_source = pv_value_view_map (g, s->kernels);
   s->inplace_source = pv_value_inplace_map (g, s->kernels);
+  stage_done (s, PV_SESSION_STAGE_VALUE_MAPS, &lap);
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked. */
   plan_ort (s, g, options, bounds, parent_plan);
+  lap = g_get_monotonic_time ();
   {
     g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
     g_autoptr (PvHappensBefore) hb = NULL;
@@ -317,6 +356,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       }
     sizes = (PvShapeSizes) { s->shapes, g, bounds };
     s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, hb, pv_shape_sizes_oracle, &sizes);
+    stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
     if (s->slots->deferred)
       s->unbound_symbols = pv_slot_plan_unbound_symbols (s->slots, g, s->shapes, bounds);
     else

@@ -41,6 +41,24 @@ typedef struct {
                                     share (a re-plan after a partition edit), NULL: infer */
 } PvSessionOptions;
 
+/* What a session spends its time on (PvSession.stage_ms), in the order run. */
+typedef enum {
+  PV_SESSION_STAGE_VALUE_MAPS,    /* kernel alias and in-place maps of the values */
+  PV_SESSION_STAGE_CONFIG_CHECK,  /* reading the partition config as ORT does */
+  PV_SESSION_STAGE_ORT_PLAN,      /* ORT's execution and allocation plans */
+  PV_SESSION_STAGE_SCHEDULE,      /* value sizes and the simulated run */
+  PV_SESSION_STAGE_SLOTS,         /* happens-before and the slot planner */
+  PV_SESSION_STAGE_SLOTS_CHECK,
+  PV_SESSION_STAGE_ARENA,         /* the arena planner's packing */
+  PV_SESSION_STAGE_ARENA_CHECK,
+  PV_SESSION_STAGE_ORT_CHECK,     /* the checker on ORT's plan */
+  PV_SESSION_STAGE_ORT_ARENA,     /* ORT's buffers packed in one arena */
+  PV_SESSION_N_STAGES
+} PvSessionStage;
+
+/* A short name of @stage ("config check"), for reports. */
+const char *pv_session_stage_name (PvSessionStage stage);
+
 typedef struct {
   const PvModel *model;          /* borrowed */
   const PvGraph *graph;          /* the planned graph: model->graph, or a subgraph body (borrowed) */
@@ -74,6 +92,7 @@ typedef struct {
   int n_ort_arena_values;
   guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */
   double plan_ms;                /* time spent planning and checking */
+  double stage_ms[PV_SESSION_N_STAGES]; /* of plan_ms, per stage (0 when skipped) */
 } PvSession;
 
 PvSession *pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options,

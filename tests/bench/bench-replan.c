@@ -7,7 +7,7 @@
  *   bench-replan MODEL.onnx [RUNS]
  * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams, and what
  * freeing a session and its timeline costs (the main thread does that when
- * a newer plan replaces them). */
+ * a newer plan replaces them), then the median of each stage. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +105,7 @@ main (int argc, char **argv)
       g_autofree double *session_ms = g_new (double, runs);
       g_autofree double *total_ms = g_new (double, runs);
       g_autofree double *free_ms = g_new (double, runs);
+      g_autofree double *stage_ms = g_new (double, (gsize) runs * PV_SESSION_N_STAGES);
       g_autofree char *label = NULL;
 
       options.partition_text = text;
@@ -132,6 +133,8 @@ main (int argc, char **argv)
               g_printerr ("%d streams asked, ORT plans %d\n", n_streams, session->ort->n_streams);
               return 1;
             }
+          for (int st = 0; st < PV_SESSION_N_STAGES; st++)
+            stage_ms[st * runs + r] = session->stage_ms[st];
           pv_timeline_model_unref (timeline);
           pv_session_free (session);
           session_ms[r] = (t1 - t0) / 1000.0;
@@ -146,6 +149,14 @@ main (int argc, char **argv)
       g_free (label);
       label = g_strdup_printf ("free, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
       report (label, free_ms, runs);
+      printf ("  median per stage:");
+      for (int st = 0; st < PV_SESSION_N_STAGES; st++)
+        {
+          double *ms = stage_ms + st * runs;
+          qsort (ms, runs, sizeof (double), compare_doubles);
+          printf ("%s %s %.2f", st ? "," : "", pv_session_stage_name (st), ms[runs / 2]);
+        }
+      printf (" ms\n");
     }
   return 0;
 }

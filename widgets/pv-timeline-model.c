@@ -103,6 +103,31 @@ pv_timeline_short_name (const char *name)
   return g_strndup (tail, end - tail);
 }
 
+/* "@prefix@n": one per lane, thousands per model, where printf costs more
+ * than the rest of the lane. */
+static char *
+numbered (const char *prefix, int n)
+{
+  char digits[16];
+  int len = 0;
+  guint u = n < 0 ? -(guint) n : (guint) n;
+
+  do
+    digits[len++] = (char) ('0' + u % 10);
+  while ((u /= 10) > 0);
+  if (n < 0)
+    digits[len++] = '-';
+  {
+    gsize plen = strlen (prefix);
+    char *out = g_malloc (plen + len + 1);
+    memcpy (out, prefix, plen);
+    for (int i = 0; i < len; i++)
+      out[plen + i] = digits[len - 1 - i];
+    out[plen + len] = '\0';
+    return out;
+  }
+}
+
 /* ---- the model under construction ---- */
 
 typedef struct {
@@ -112,6 +137,8 @@ typedef struct {
   PvSpan *value_spans;     /* value id -> live interval */
   guint64 *bytes;          /* value id -> bytes (views: their root's) */
   int *view_root;          /* value id -> owner it views, itself otherwise */
+  int *by_start;           /* values with a live interval, by (start, id) */
+  int n_by_start;
 } Builder;
 
 static int
@@ -170,7 +197,8 @@ build_op_colours (Builder *b)
 {
   const PvGraph *g = b->g;
   PvTimelineModel *m = b->m;
-  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  /* Op types are interned (pv-graph.h): their pointers are their identity. */
+  g_autoptr (GHashTable) index = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GArray) stats = g_array_new (FALSE, TRUE, sizeof (OpStat));
   int n_coloured, other_nodes = 0;
   guint64 other_bytes = 0;
@@ -448,6 +476,30 @@ build_value_spans (Builder *b)
       b->value_spans[g->outputs[i]].end = m->t_end;
 }
 
+static int
+compare_by_start (const void *x, const void *y, void *data)
+{
+  const PvSpan *spans = data;
+  int a = *(const int *) x, c = *(const int *) y;
+  if (spans[a].start != spans[c].start)
+    return spans[a].start < spans[c].start ? -1 : 1;
+  return a - c;
+}
+
+/* The values every memory view draws, in the order of their bars within a
+ * lane: one sort of ids here instead of one sort of bars per view. */
+static void
+build_start_order (Builder *b)
+{
+  const PvGraph *g = b->g;
+
+  b->by_start = g_new (int, MAX (g->n_values, 1));
+  for (int v = 0; v < g->n_values; v++)
+    if (b->value_spans[v].start >= 0)
+      b->by_start[b->n_by_start++] = v;
+  g_qsort_with_data (b->by_start, b->n_by_start, sizeof (int), compare_by_start, b->value_spans);
+}
+
 /* ---- live-bytes curves ---- */
 
 typedef struct {
@@ -560,18 +612,42 @@ build_curves (Builder *b)
 
 /* ---- memory views ---- */
 
-static int
-compare_bars (const void *a, const void *b)
+/* Orders @bars, made in b->by_start order, by (lane, start, owners before
+ * the views that live inside them, value): a stable counting sort by lane,
+ * then views moved after the owners that start with them. Linear, where a
+ * sort of 48-byte bars per view cost more than the rest of the model. */
+static PvTimelineBar *
+order_bars (const PvTimelineMemory *mem, GArray *bars)
 {
-  const PvTimelineBar *x = a, *y = b;
-  if (x->lane != y->lane)
-    return x->lane - y->lane;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  /* Owners before the views that live inside them. */
-  if ((x->flags & PV_TIMELINE_BAR_VIEW) != (y->flags & PV_TIMELINE_BAR_VIEW))
-    return (x->flags & PV_TIMELINE_BAR_VIEW) ? 1 : -1;
-  return x->value - y->value;
+  const PvTimelineBar *in = (const PvTimelineBar *) bars->data;
+  PvTimelineBar *out = g_new (PvTimelineBar, MAX (bars->len, 1));
+  g_autofree int *fill = g_new0 (int, mem->n_lanes + 1);
+
+  for (guint i = 0; i < bars->len; i++)
+    fill[in[i].lane + 1]++;
+  for (int l = 0; l < mem->n_lanes; l++)
+    fill[l + 1] += fill[l];
+  for (guint i = 0; i < bars->len; i++)
+    out[fill[in[i].lane]++] = in[i];
+  for (guint run = 0, end; run < bars->len; run = end)
+    {
+      gboolean has_view = FALSE;
+      for (end = run; end < bars->len && out[end].lane == out[run].lane && out[end].start == out[run].start; end++)
+        has_view |= (out[end].flags & PV_TIMELINE_BAR_VIEW) != 0;
+      if (has_view && end - run > 1)
+        {
+          /* Stable: owners in id order, then views in id order. */
+          g_autofree PvTimelineBar *tmp = g_memdup2 (out + run, sizeof (PvTimelineBar) * (end - run));
+          guint k = run;
+          for (guint i = 0; i < end - run; i++)
+            if (!(tmp[i].flags & PV_TIMELINE_BAR_VIEW))
+              out[k++] = tmp[i];
+          for (guint i = 0; i < end - run; i++)
+            if (tmp[i].flags & PV_TIMELINE_BAR_VIEW)
+              out[k++] = tmp[i];
+        }
+    }
+  return out;
 }
 
 static guint8
@@ -609,16 +685,16 @@ make_bar (Builder *b, int v, int lane)
   return bar;
 }
 
-/* Sorts the bars, fills lanes' ranges, running maxima and value_bar. */
+/* Orders the bars (made in b->by_start order), fills lanes' ranges, running
+ * maxima and value_bar. */
 static void
 finish_memory (Builder *b, PvTimelineMemory *mem, GArray *bars)
 {
   const PvGraph *g = b->g;
 
-  if (bars->len > 1)
-    qsort (bars->data, bars->len, sizeof (PvTimelineBar), compare_bars);
   mem->n_bars = (int) bars->len;
-  mem->bars = (PvTimelineBar *) g_array_free (bars, FALSE);
+  mem->bars = order_bars (mem, bars);
+  g_array_unref (bars);
   for (int l = 0; l < mem->n_lanes; l++)
     mem->lanes[l].first = mem->lanes[l].n = 0;
   for (int i = mem->n_bars - 1; i >= 0; i--)
@@ -693,14 +769,14 @@ build_slots_view (Builder *b)
       lane->kind = PV_TIMELINE_LANE_SLOT;
       lane->id = slots->slots[s].id;
       lane->bytes = slots->slots[s].capacity;
-      lane->label = g_strdup_printf ("slot %d", slots->slots[s].id);
+      lane->label = numbered ("slot ", slots->slots[s].id);
     }
-  bars = g_array_new (FALSE, FALSE, sizeof (PvTimelineBar));
-  for (int v = 0; v < b->g->n_values; v++)
+  bars = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineBar), b->n_by_start);
+  for (int k = 0; k < b->n_by_start; k++)
     {
-      int s = slots->slot_of[v];
+      int v = b->by_start[k], s = slots->slot_of[v];
       PvTimelineBar bar;
-      if (s < 0 || s >= slots->n_slots || b->value_spans[v].start < 0)
+      if (s < 0 || s >= slots->n_slots)
         continue;
       bar = make_bar (b, v, s);
       g_array_append_val (bars, bar);
@@ -756,12 +832,12 @@ build_arena_view (Builder *b)
       offset_of[src->arena_values[i]] = src->arena->offsets[i];
       placed[src->arena_values[i]] = TRUE;
     }
-  bars = g_array_new (FALSE, FALSE, sizeof (PvTimelineBar));
-  for (int v = 0; v < b->g->n_values; v++)
+  bars = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineBar), b->n_by_start);
+  for (int k = 0; k < b->n_by_start; k++)
     {
-      int root = b->view_root[v];
+      int v = b->by_start[k], root = b->view_root[v];
       PvTimelineBar bar;
-      if (root < 0 || !placed[root] || b->value_spans[v].start < 0)
+      if (root < 0 || !placed[root])
         continue;
       bar = make_bar (b, v, 0);
       bar.offset = offset_of[root];
@@ -849,20 +925,22 @@ build_ort_view (Builder *b)
       lane->kind = PV_TIMELINE_LANE_BUFFER;
       lane->id = r;
       lane->device = vp->location.type;
-      lane->label = vp->location.type == PV_ORT_DEVICE_CPU ? g_strdup_printf ("buffer %d", r)
+      lane->label = vp->location.type == PV_ORT_DEVICE_CPU ? numbered ("buffer ", r)
                                                            : g_strdup_printf ("buffer %d · %s", r,
                                                                               device_name (vp->location.type));
       lane->detail = pv_timeline_short_name (g->values[vp->value].name);
       if (vp->kind == PV_ORT_ALLOC_ALLOCATE)
         allocated += b->bytes[vp->value];
     }
-  bars = g_array_new (FALSE, FALSE, sizeof (PvTimelineBar));
-  for (int i = 0; i < ort->n_values; i++)
+  bars = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineBar), b->n_by_start);
+  for (int k = 0; k < b->n_by_start; k++)
     {
-      const PvOrtValuePlan *vp = &ort->values[i];
+      int i = g->values[b->by_start[k]].ort_index;
+      const PvOrtValuePlan *vp;
       PvTimelineBar bar;
-      if (root_of[i] < 0)
+      if (i < 0 || i >= ort->n_values || root_of[i] < 0 || ort->values[i].value != b->by_start[k])
         continue;
+      vp = &ort->values[i];
       bar = make_bar (b, vp->value, lane_of_root[root_of[i]]);
       bar.flags &= ~PV_TIMELINE_BAR_VIEW;
       switch (vp->reuse_rule)
@@ -956,6 +1034,7 @@ pv_timeline_model_new (const PvTimelineSource *source)
   m->kernel_max_end = running_max (m->kernels, sizeof (PvTimelineKernel), G_STRUCT_OFFSET (PvTimelineKernel, end), m->n_kernels, m->streams,
                                    m->n_streams);
   build_value_spans (&b);
+  build_start_order (&b);
   build_curves (&b);
   build_slots_view (&b);
   build_ort_view (&b);
@@ -966,6 +1045,7 @@ pv_timeline_model_new (const PvTimelineSource *source)
   g_free (b.value_spans);
   g_free (b.bytes);
   g_free (b.view_root);
+  g_free (b.by_start);
   return m;
 }
 

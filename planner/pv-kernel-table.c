@@ -931,11 +931,27 @@ pv_kernel_table_new_default (GError **error)
 const PvKernelDef *
 pv_kernel_table_lookup (const PvKernelTable *table, const char *domain, const char *op_type, int opset)
 {
-  g_autofree char *key = NULL;
+  g_autofree char *heap_key = NULL;
+  char stack_key[128];
+  const char *key;
+  gsize dlen, olen;
   GPtrArray *list;
 
   g_return_val_if_fail (table != NULL && op_type != NULL, NULL);
-  key = op_key (domain, op_type);
+  /* Looked up per node by every plan: build the key without allocating. */
+  if (domain == NULL || strcmp (domain, "ai.onnx") == 0)
+    domain = "";
+  dlen = strlen (domain);
+  olen = strlen (op_type);
+  if (dlen + olen + 2 <= sizeof stack_key)
+    {
+      memcpy (stack_key, domain, dlen);
+      stack_key[dlen] = '\x1f';
+      memcpy (stack_key + dlen + 1, op_type, olen + 1);
+      key = stack_key;
+    }
+  else
+    key = heap_key = op_key (domain, op_type);
   list = g_hash_table_lookup (table->by_op, key);
   for (guint i = 0; list && i < list->len; i++)
     {

@@ -329,8 +329,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   PvShapeSizes sizes;
   gint64 lap = g_get_monotonic_time ();
 
-  s->view_source = pv_value_view_map (g, s->kernels);
-  s->inplace_source = pv_value_inplace_map (g, s->kernels);
+  pv_value_alias_maps (g, s->kernels, &s->view_source, &s->inplace_source);
   stage_done (s, PV_SESSION_STAGE_VALUE_MAPS, &lap);
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes

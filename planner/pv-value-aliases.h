@@ -14,4 +14,7 @@ int *pv_value_view_map (const PvGraph *graph, const PvKernelTable *kernels);
  * (MayInplace pairs, dtype restrictions applied), or -1. Caller frees. */
 int *pv_value_inplace_map (const PvGraph *graph, const PvKernelTable *kernels);
 
+/* Both maps above in one pass over the nodes; the caller frees both. */
+void pv_value_alias_maps (const PvGraph *graph, const PvKernelTable *kernels, int **views, int **inplace);
+
 G_END_DECLS

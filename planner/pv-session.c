@@ -319,6 +319,20 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvCheckSche
   stage_done (s, PV_SESSION_STAGE_ARENA_CHECK, &lap);
 }
 
+typedef struct {
+  PvSession *s;
+  const PvGraph *g;
+  const PvSessionOptions *options;
+} OrtCheckJob;
+
+static gpointer
+check_ort_thread (gpointer data)
+{
+  OrtCheckJob *job = data;
+  check_ort (job->s, job->g, job->options);
+  return NULL;
+}
+
 /* Every plan of @s->graph; @s has its model, kernels and shapes. */
 static PvSession *
 plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan *parent_plan, gint64 t0)
@@ -341,6 +355,8 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
     g_autoptr (PvHappensBefore) hb = NULL;
     PvCheckSchedule schedule = { 0 }, *sched = NULL;
     gboolean inputs = options && options->include_graph_inputs;
+    GThread *ort_thread = NULL;
+    OrtCheckJob job;
 
     if (s->ort && s->ort->n_streams > 1)
       {
@@ -356,6 +372,16 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
     sizes = (PvShapeSizes) { s->shapes, g, bounds };
     s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, hb, pv_shape_sizes_oracle, &sizes);
     stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
+    /* The checker and arena on ORT's plan read what is made by now and
+     * write fields of their own: they run beside the slot plan's checks on
+     * a second core (inline when no thread can be made). */
+    if (s->ort)
+      {
+        job = (OrtCheckJob) { s, g, options };
+        ort_thread = g_thread_try_new ("pv-ort-check", check_ort_thread, &job, NULL);
+        if (ort_thread == NULL)
+          check_ort (s, g, options);
+      }
     if (s->slots->deferred)
       s->unbound_symbols = pv_slot_plan_unbound_symbols (s->slots, g, s->shapes, bounds);
     else
@@ -370,8 +396,8 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
               s->load_bytes = MAX (s->load_bytes, s->schedule->curves[c].peak_bytes);
           }
       }
-    if (s->ort)
-      check_ort (s, g, options);
+    if (ort_thread)
+      g_thread_join (ort_thread);
   }
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;
   return g_steal_pointer (&s);

@@ -92,7 +92,9 @@ typedef struct {
   int n_ort_arena_values;
   guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */
   double plan_ms;                /* time spent planning and checking */
-  double stage_ms[PV_SESSION_N_STAGES]; /* of plan_ms, per stage (0 when skipped) */
+  double stage_ms[PV_SESSION_N_STAGES]; /* per stage (0 when skipped); the ORT check and arena run
+                                           beside the slots check and arena, so they may add up to
+                                           more than plan_ms */
 } PvSession;
 
 PvSession *pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options,

@@ -296,12 +296,23 @@ static void
 plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
   PlanData *data = task_data;
+  gint64 t0 = g_get_monotonic_time (), t1;
 
   data->session = make_session (data->model, data->kernels, data->shapes, data->bounds, data->partition_text,
                                 data->registry,
                                 &data->error);
+  t1 = g_get_monotonic_time ();
   if (data->session && (data->want_timeline || session_is_valid (data->session)))
     data->timeline = timeline_for (data->session);
+  if (data->session)
+    {
+      g_autoptr (GString) stages = g_string_new (NULL);
+      for (int st = 0; st < PV_SESSION_N_STAGES; st++)
+        g_string_append_printf (stages, "%s%s %.1f", st ? ", " : "", pv_session_stage_name (st),
+                                data->session->stage_ms[st]);
+      g_debug ("re-plan in a thread: session %.1f ms (shapes %s; %s), timeline %.1f ms", (t1 - t0) / 1000.0,
+               data->shapes ? "shared" : "inferred", stages->str, (g_get_monotonic_time () - t1) / 1000.0);
+    }
   g_mutex_lock (&data->lock);
   data->done = TRUE;
   g_cond_signal (&data->cond);
@@ -328,8 +339,12 @@ static void
 finish_plan (PvDocument *self, PlanData *data)
 {
   if (data->generation == self->plan_generation)
-    install_session (self, g_steal_pointer (&data->session), g_steal_pointer (&data->error),
-                     g_steal_pointer (&data->timeline));
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      install_session (self, g_steal_pointer (&data->session), g_steal_pointer (&data->error),
+                       g_steal_pointer (&data->timeline));
+      g_debug ("plan installed in %.1f ms (plan-changed handlers included)", (g_get_monotonic_time () - t0) / 1000.0);
+    }
   if (self->replan_queued && self->plan_running == NULL)
     {
       self->replan_queued = FALSE;

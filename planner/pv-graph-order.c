@@ -218,8 +218,15 @@ assign_names (PvGraph *graph)
           node->name_generated = TRUE;
         }
       /* Generated names can collide with given ones; the first in order wins lookups. */
-      if (!g_hash_table_contains (graph->node_by_name, node->name))
-        g_hash_table_insert (graph->node_by_name, (gpointer) node->name, GINT_TO_POINTER (graph->order[i] + 1));
+      {
+        gpointer owner = g_hash_table_lookup (graph->node_by_name, node->name);
+        if (owner == NULL)
+          {
+            owner = GINT_TO_POINTER (graph->order[i] + 1);
+            g_hash_table_insert (graph->node_by_name, (gpointer) node->name, owner);
+          }
+        node->name_owner = GPOINTER_TO_INT (owner) - 1;
+      }
     }
 }
 

@@ -119,6 +119,11 @@ typedef struct {
   PvGraph **subgraphs;  /* every graph attribute, in attribute order (owned by attrs) */
   int n_subgraphs;
   int order_position;   /* position in PvGraph.order */
+  /* The node pv_graph_find_node() returns for this node's name: itself,
+   * unless a node earlier in PvGraph.order has the same name (a generated
+   * <OpType><n> name can clash, as in ORT). Nodes with equal names share it,
+   * so the partition checker can compare names as ids. */
+  int name_owner;
   /* Set on nodes that stand for an inlined function call, as ORT inlines
    * ops its CPU provider has no kernel for: the original op ("CastLike"),
    * and the value whose element type the node takes (CastLike's

@@ -206,6 +206,7 @@ assign_names (PvGraph *graph)
   g_autoptr (GHashTable) counters = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   graph->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  graph->name_owners = g_new (int, MAX (graph->n_nodes, 1));
   for (int i = 0; i < graph->n_nodes; i++)
     {
       PvNode *node = &graph->nodes[graph->order[i]];
@@ -225,7 +226,7 @@ assign_names (PvGraph *graph)
             owner = GINT_TO_POINTER (graph->order[i] + 1);
             g_hash_table_insert (graph->node_by_name, (gpointer) node->name, owner);
           }
-        node->name_owner = GPOINTER_TO_INT (owner) - 1;
+        graph->name_owners[graph->order[i]] = GPOINTER_TO_INT (owner) - 1;
       }
     }
 }

@@ -119,11 +119,6 @@ typedef struct {
   PvGraph **subgraphs;  /* every graph attribute, in attribute order (owned by attrs) */
   int n_subgraphs;
   int order_position;   /* position in PvGraph.order */
-  /* The node pv_graph_find_node() returns for this node's name: itself,
-   * unless a node earlier in PvGraph.order has the same name (a generated
-   * <OpType><n> name can clash, as in ORT). Nodes with equal names share it,
-   * so the partition checker can compare names as ids. */
-  int name_owner;
   /* Set on nodes that stand for an inlined function call, as ORT inlines
    * ops its CPU provider has no kernel for: the original op ("CastLike"),
    * and the value whose element type the node takes (CastLike's
@@ -159,6 +154,12 @@ struct _PvGraph {
 
   GHashTable *value_by_name; /* interned name -> id + 1 */
   GHashTable *node_by_name;  /* ORT node name -> id + 1 */
+  /* By node id: the node pv_graph_find_node() gives for that node's name,
+   * itself unless a node earlier in order has the same name (a generated
+   * <OpType><n> name can clash, as in ORT). Nodes with equal names share
+   * it, so the partition checker compares names as ids; an int array
+   * rather than a PvNode field so its passes over all nodes stay in cache. */
+  int *name_owners;
   GStringChunk *strings;     /* shared with the whole model */
   PvArena *arena;            /* node arrays and dims, freed with the graph */
   gboolean owns_strings;     /* TRUE for the main graph only */

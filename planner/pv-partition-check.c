@@ -47,8 +47,8 @@ typedef struct {
   GPtrArray *findings;
 } Checker;
 
-/* Per-name tables of step 6, indexed by the PvNode.name_owner of the nodes
- * a name names: a config lists up to every node, so arrays rather than
+/* Per-name tables of step 6, indexed by the name owner (PvGraph.name_owners)
+ * of the nodes a name names: a config lists up to every node, so arrays rather than
  * hash tables of strings keep the check linear and cheap. */
 typedef struct {
   int *winner;      /* the last stream that lists the name, + 1; 0: none */
@@ -82,7 +82,7 @@ add (Checker *c, PvFindingSeverity severity, gsize offset, const char *ort, cons
   g_ptr_array_add (c->findings, f);
 }
 
-/* The PvNode.name_owner shared by the main-graph nodes named @name, or -1
+/* The name owner (PvGraph.name_owners) of the main-graph nodes named @name, or -1
  * when no node has that name (or @name is not a string, or holds a NUL). */
 static int
 name_owner (const Checker *c, const PvJsonValue *name)
@@ -304,7 +304,7 @@ check_order (Checker *c, int s, const CStream *st, const NameTables *t)
   for (guint i = 0; i < st->nodes->len; i++)
     {
       int id = g_array_index (st->nodes, int, i);
-      int p = t->position[c->graph->nodes[id].name_owner];
+      int p = t->position[c->graph->name_owners[id]];
       if (p < max_pos)
         {
           /* @id is listed before @max_node but runs after it. */
@@ -570,7 +570,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
     guint n_suggested = 0;
 
     for (int i = 0; i < graph->n_nodes; i++)
-      t.n_named[graph->nodes[i].name_owner]++;
+      t.n_named[graph->name_owners[i]]++;
     for (guint s = 0; s < streams->len; s++)
       {
         CStream *st = &g_array_index (streams, CStream, s);
@@ -652,7 +652,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
       {
         int id = graph->order[i];
         const PvNode *node = &graph->nodes[id];
-        int s = t.winner[node->name_owner] - 1;
+        int s = t.winner[graph->name_owners[id]] - 1;
         if (s >= 0)
           {
             g_array_append_val (g_array_index (streams, CStream, s).nodes, id);

@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "pv-arena.h"
+
 typedef enum {
   T_UNINITIALIZED,
   T_TRUE,
@@ -82,7 +84,9 @@ typedef struct {
   gsize chars_total;      /* nlohmann's position bookkeeping */
   gsize chars_line;
   gsize lines;
-  GByteArray *token_string; /* what nlohmann quotes as "last read" */
+  /* What nlohmann quotes as "last read": the bytes read since
+   * token_start, always a slice of the text (token_string_end()). */
+  gsize token_start;
   GString *buffer;          /* decoded string / number text */
   const char *error;        /* lexer error text */
   char *error_owned;
@@ -107,11 +111,6 @@ lex_get (Lexer *lx)
       lx->current_offset = lx->len;
       lx->current = -1;
     }
-  if (lx->current != -1)
-    {
-      guint8 b = (guint8) lx->current;
-      g_byte_array_append (lx->token_string, &b, 1);
-    }
   if (lx->current == '\n')
     {
       lx->lines++;
@@ -132,18 +131,37 @@ lex_unget (Lexer *lx)
     }
   else
     lx->chars_line--;
-  if (lx->current != -1 && lx->token_string->len > 0)
-    g_byte_array_set_size (lx->token_string, lx->token_string->len - 1);
 }
 
+/* The bytes read since token_start, up to the current byte unless it was
+ * ungot (at the end of the input, every byte). */
+static gsize
+token_string_end (const Lexer *lx)
+{
+  if (lx->current == -1)
+    return lx->len;
+  return lx->unget_pending ? lx->current_offset : lx->current_offset + 1;
+}
+
+/* Starts a string or number token at the current byte. */
 static void
 lex_reset (Lexer *lx)
 {
-  guint8 b = (guint8) lx->current;
-
   g_string_truncate (lx->buffer, 0);
-  g_byte_array_set_size (lx->token_string, 0);
-  g_byte_array_append (lx->token_string, &b, 1);
+  lx->token_start = lx->current_offset;
+}
+
+/* What @n calls of lex_get() do on the next @n bytes when none of them is a
+ * newline, in one step: strings are most of a config. */
+static void
+lex_get_plain (Lexer *lx, gsize n)
+{
+  g_string_append_len (lx->buffer, (const char *) lx->text + lx->next, (gssize) n);
+  lx->chars_total += n;
+  lx->chars_line += n;
+  lx->next += n;
+  lx->current_offset = lx->next - 1;
+  lx->current = lx->text[lx->current_offset];
 }
 
 static Token
@@ -211,7 +229,21 @@ lex_string (Lexer *lx)
   lex_reset (lx);
   for (;;)
     {
-      int c = lex_get (lx);
+      gsize plain = 0;
+      int c;
+
+      /* A run of bytes that stand for themselves (printable ASCII but the
+       * quote and the backslash). */
+      while (!lx->unget_pending && lx->next + plain < lx->len)
+        {
+          guchar b = lx->text[lx->next + plain];
+          if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\')
+            break;
+          plain++;
+        }
+      if (plain > 0)
+        lex_get_plain (lx, plain);
+      c = lex_get (lx);
       if (c == -1)
         return lex_error (lx, "invalid string: missing closing quote", start);
       if (c == '"')
@@ -511,9 +543,9 @@ describe_byte (const Lexer *lx)
 static void
 append_token_string (GString *out, const Lexer *lx)
 {
-  for (guint i = 0; i < lx->token_string->len; i++)
+  for (gsize i = lx->token_start; i < token_string_end (lx); i++)
     {
-      guint8 b = lx->token_string->data[i];
+      guint8 b = lx->text[i];
       if (b <= 0x1F)
         g_string_append_printf (out, "<U+%04X>", b);
       else
@@ -611,7 +643,6 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
   lx.text = (const guchar *) text;
   lx.len = len;
   lx.current = -1;
-  lx.token_string = g_byte_array_new ();
   lx.buffer = g_string_new (NULL);
 
   last = lex_scan (&lx);
@@ -800,7 +831,6 @@ out:
   if (doc->failed)
     doc->root = NULL;
   g_free (lx.error_owned);
-  g_byte_array_unref (lx.token_string);
   g_string_free (lx.buffer, TRUE);
 }
 

@@ -229,20 +229,17 @@ lex_string (Lexer *lx)
   lex_reset (lx);
   for (;;)
     {
-      gsize plain = 0;
+      /* A run of bytes that stand for themselves (printable ASCII but the
+       * quote and the backslash). Local pointers: through @lx the compiler
+       * would reload every field after each byte read (char aliases all). */
+      const guchar *run = lx->text + lx->next, *p = run, *end = lx->text + lx->len;
       int c;
 
-      /* A run of bytes that stand for themselves (printable ASCII but the
-       * quote and the backslash). */
-      while (!lx->unget_pending && lx->next + plain < lx->len)
-        {
-          guchar b = lx->text[lx->next + plain];
-          if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\')
-            break;
-          plain++;
-        }
-      if (plain > 0)
-        lex_get_plain (lx, plain);
+      if (!lx->unget_pending)
+        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+          p++;
+      if (p > run)
+        lex_get_plain (lx, (gsize) (p - run));
       c = lex_get (lx);
       if (c == -1)
         return lex_error (lx, "invalid string: missing closing quote", start);
@@ -467,27 +464,17 @@ lex_scan (Lexer *lx)
 }
 
 static void
-jval_free (gpointer data)
+container_free (gpointer data)
 {
   PvJsonValue *v = data;
-  g_free (v->str);
-  if (v->items)
-    g_ptr_array_unref (v->items);
-  g_free (v);
-}
-
-static void
-jmember_free (gpointer data)
-{
-  PvJsonMember *m = data;
-  g_free (m->key);
-  g_free (m);
+  g_ptr_array_unref (v->items);
 }
 
 void
 pv_json_doc_clear (PvJsonDoc *doc)
 {
-  g_clear_pointer (&doc->all, g_ptr_array_unref);
+  g_clear_pointer (&doc->containers, g_ptr_array_unref);
+  g_clear_pointer (&doc->arena, pv_arena_free);
   g_clear_pointer (&doc->error, g_free);
   g_clear_pointer (&doc->ort_error, g_free);
 }
@@ -606,24 +593,37 @@ parse_fail (PvJsonDoc *doc, const Lexer *lx, Token last, Token expected, const c
 static PvJsonValue *
 jval_new (PvJsonDoc *doc, PvJsonKind kind, gsize offset)
 {
-  PvJsonValue *v = g_new0 (PvJsonValue, 1);
+  PvJsonValue *v = pv_arena_alloc (doc->arena, sizeof (PvJsonValue));
 
+  memset (v, 0, sizeof (PvJsonValue));
   v->kind = kind;
   v->offset = offset;
-  if (kind == PV_JSON_ARRAY)
-    v->items = g_ptr_array_new ();
-  else if (kind == PV_JSON_OBJECT)
-    v->items = g_ptr_array_new_with_free_func (jmember_free);
-  g_ptr_array_add (doc->all, v);
+  if (kind == PV_JSON_ARRAY || kind == PV_JSON_OBJECT)
+    {
+      v->items = g_ptr_array_new ();
+      g_ptr_array_add (doc->containers, v);
+    }
   return v;
 }
 
-static void
-add_key (PvJsonValue *obj, const Lexer *lx)
+/* The lexer's decoded string, NUL-terminated (it may hold NULs), in the
+ * document's arena. */
+static char *
+buffer_copy (PvJsonDoc *doc, const Lexer *lx)
 {
-  PvJsonMember *m = g_new0 (PvJsonMember, 1);
+  char *copy = pv_arena_alloc (doc->arena, lx->buffer->len + 1);
 
-  m->key = g_memdup2 (lx->buffer->str, lx->buffer->len + 1);
+  memcpy (copy, lx->buffer->str, lx->buffer->len + 1);
+  return copy;
+}
+
+static void
+add_key (PvJsonDoc *doc, PvJsonValue *obj, const Lexer *lx)
+{
+  PvJsonMember *m = pv_arena_alloc (doc->arena, sizeof (PvJsonMember));
+
+  memset (m, 0, sizeof (PvJsonMember));
+  m->key = buffer_copy (doc, lx);
   m->len = lx->buffer->len;
   m->offset = lx->token_offset;
   m->index = obj->items->len;
@@ -639,7 +639,8 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
   gboolean skip = FALSE;
   Token last;
 
-  doc->all = g_ptr_array_new_with_free_func (jval_free);
+  doc->arena = pv_arena_new ();
+  doc->containers = g_ptr_array_new_with_free_func (container_free);
   lx.text = (const guchar *) text;
   lx.len = len;
   lx.current = -1;
@@ -683,7 +684,7 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
               break;
             case T_STRING:
               v = jval_new (doc, PV_JSON_STRING, at);
-              v->str = g_memdup2 (lx.buffer->str, lx.buffer->len + 1);
+              v->str = buffer_copy (doc, &lx);
               v->len = lx.buffer->len;
               break;
             case T_TRUE:
@@ -740,7 +741,7 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
                       parse_fail (doc, &lx, last, T_STRING, "object key", "expected a string key");
                       goto out;
                     }
-                  add_key (v, &lx);
+                  add_key (doc, v, &lx);
                   if ((last = lex_scan (&lx)) != T_NAME_SEPARATOR)
                     {
                       parse_fail (doc, &lx, last, T_NAME_SEPARATOR, "object separator", "expected ':' after the key");
@@ -790,7 +791,7 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
                 parse_fail (doc, &lx, last, T_STRING, "object key", "expected a string key");
                 goto out;
               }
-            add_key (top, &lx);
+            add_key (doc, top, &lx);
             if ((last = lex_scan (&lx)) != T_NAME_SEPARATOR)
               {
                 parse_fail (doc, &lx, last, T_NAME_SEPARATOR, "object separator", "expected ':' after the key");

@@ -207,6 +207,7 @@ assign_names (PvGraph *graph)
 
   graph->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   graph->name_owners = g_new (int, MAX (graph->n_nodes, 1));
+  graph->order_names = g_new (const char *, MAX (graph->n_nodes, 1));
   for (int i = 0; i < graph->n_nodes; i++)
     {
       PvNode *node = &graph->nodes[graph->order[i]];
@@ -228,6 +229,7 @@ assign_names (PvGraph *graph)
           }
         graph->name_owners[graph->order[i]] = GPOINTER_TO_INT (owner) - 1;
       }
+      graph->order_names[i] = node->name;
     }
 }
 

@@ -160,6 +160,10 @@ struct _PvGraph {
    * it, so the partition checker compares names as ids; an int array
    * rather than a PvNode field so its passes over all nodes stay in cache. */
   int *name_owners;
+  /* The node names in PvGraph.order (order_names[i] is nodes[order[i]].name):
+   * the names a config lists, usually in this order, without touching the
+   * nodes. */
+  const char **order_names;
   GStringChunk *strings;     /* shared with the whole model */
   PvArena *arena;            /* node arrays and dims, freed with the graph */
   gboolean owns_strings;     /* TRUE for the main graph only */

@@ -88,6 +88,10 @@ typedef struct {
    * token_start, always a slice of the text (token_string_end()). */
   gsize token_start;
   GString *buffer;          /* decoded string / number text */
+  /* A T_STRING's decoded bytes: a slice of the text when the string has
+   * nothing to decode (most names), else the buffer's. */
+  const char *string;
+  gsize string_len;
   const char *error;        /* lexer error text */
   char *error_owned;
   gsize error_offset;       /* where we say the lexer error is */
@@ -152,11 +156,10 @@ lex_reset (Lexer *lx)
 }
 
 /* What @n calls of lex_get() do on the next @n bytes when none of them is a
- * newline, in one step: strings are most of a config. */
+ * newline, in one step (but for the buffer): strings are most of a config. */
 static void
 lex_get_plain (Lexer *lx, gsize n)
 {
-  g_string_append_len (lx->buffer, (const char *) lx->text + lx->next, (gssize) n);
   lx->chars_total += n;
   lx->chars_line += n;
   lx->next += n;
@@ -221,30 +224,60 @@ static const char *const control_names[32] = {
   "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
 };
 
+/* The bytes that stand for themselves in a string: printable ASCII but the
+ * quote (0x22) and the backslash (0x5C). A table: one test per byte of the
+ * names that make up most of a config. */
+static const guint8 plain_byte[256] = {
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+  1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x20 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x50 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x70 */
+  /* 0x80 to 0xFF: zeros */
+};
+
 static Token
 lex_string (Lexer *lx)
 {
   gsize start = lx->current_offset;
+  gboolean first_run = TRUE;
 
   lex_reset (lx);
   for (;;)
     {
-      /* A run of bytes that stand for themselves (printable ASCII but the
-       * quote and the backslash). Local pointers: through @lx the compiler
-       * would reload every field after each byte read (char aliases all). */
-      const guchar *run = lx->text + lx->next, *p = run, *end = lx->text + lx->len;
+      /* A run of plain bytes (none when a byte is ungot). Local pointers:
+       * through @lx the compiler would reload every field after each byte
+       * (unsigned char aliases everything). */
+      const guchar *run = lx->text + lx->next, *p = run;
+      const guchar *end = lx->unget_pending ? run : lx->text + lx->len;
       int c;
 
-      if (!lx->unget_pending)
-        while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-          p++;
+      while (p < end && plain_byte[*p])
+        p++;
       if (p > run)
         lex_get_plain (lx, (gsize) (p - run));
+      if (first_run && p < end && *p == '"')
+        {
+          /* Nothing to decode: the string is that slice of the text. */
+          lex_get (lx);
+          lx->string = (const char *) run;
+          lx->string_len = (gsize) (p - run);
+          return T_STRING;
+        }
+      first_run = FALSE;
+      g_string_append_len (lx->buffer, (const char *) run, (gssize) (p - run));
       c = lex_get (lx);
       if (c == -1)
         return lex_error (lx, "invalid string: missing closing quote", start);
       if (c == '"')
-        return T_STRING;
+        {
+          lx->string = lx->buffer->str;
+          lx->string_len = lx->buffer->len;
+          return T_STRING;
+        }
       if (c == '\\')
         {
           gsize esc = lx->current_offset;
@@ -609,11 +642,12 @@ jval_new (PvJsonDoc *doc, PvJsonKind kind, gsize offset)
 /* The lexer's decoded string, NUL-terminated (it may hold NULs), in the
  * document's arena. */
 static char *
-buffer_copy (PvJsonDoc *doc, const Lexer *lx)
+string_copy (PvJsonDoc *doc, const Lexer *lx)
 {
-  char *copy = pv_arena_alloc (doc->arena, lx->buffer->len + 1);
+  char *copy = pv_arena_alloc (doc->arena, lx->string_len + 1);
 
-  memcpy (copy, lx->buffer->str, lx->buffer->len + 1);
+  memcpy (copy, lx->string, lx->string_len);
+  copy[lx->string_len] = '\0';
   return copy;
 }
 
@@ -623,8 +657,8 @@ add_key (PvJsonDoc *doc, PvJsonValue *obj, const Lexer *lx)
   PvJsonMember *m = pv_arena_alloc (doc->arena, sizeof (PvJsonMember));
 
   memset (m, 0, sizeof (PvJsonMember));
-  m->key = buffer_copy (doc, lx);
-  m->len = lx->buffer->len;
+  m->key = string_copy (doc, lx);
+  m->len = lx->string_len;
   m->offset = lx->token_offset;
   m->index = obj->items->len;
   g_ptr_array_add (obj->items, m);
@@ -684,8 +718,8 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
               break;
             case T_STRING:
               v = jval_new (doc, PV_JSON_STRING, at);
-              v->str = buffer_copy (doc, &lx);
-              v->len = lx.buffer->len;
+              v->str = string_copy (doc, &lx);
+              v->len = lx.string_len;
               break;
             case T_TRUE:
               v = jval_new (doc, PV_JSON_TRUE, at);

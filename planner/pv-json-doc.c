@@ -982,10 +982,7 @@ pv_json_iterate (const PvJsonValue *v)
   if (v == NULL || v->kind == PV_JSON_NULL)
     return out;
   if (v->kind == PV_JSON_ARRAY)
-    {
-      for (guint i = 0; i < v->items->len; i++)
-        g_ptr_array_add (out, v->items->pdata[i]);
-    }
+    g_ptr_array_extend (out, v->items, NULL, NULL);
   else if (v->kind == PV_JSON_OBJECT)
     {
       g_autoptr (GPtrArray) members = pv_json_sorted_members (v, TRUE);

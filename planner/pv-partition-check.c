@@ -591,6 +591,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
     NameTables t = { tables, tables + n_nodes, tables + 2 * n_nodes, tables + 3 * n_nodes, tables + 4 * n_nodes };
     g_autoptr (GHashTable) suggested = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr (GArray) occurrences = g_array_new (FALSE, FALSE, sizeof (Occurrence));
+    g_autofree guint *stream_fill = NULL;
     int n_missing = 0;
     guint n_suggested = 0;
 
@@ -673,7 +674,20 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
           }
       }
 
-    /* Each node in ORT's order. */
+    /* Each node in ORT's order, into streams sized first (one
+     * g_array_append_val per node was a tenth of the check). */
+    stream_fill = g_new0 (guint, MAX (streams->len, 1));
+    for (int i = 0; i < graph->n_nodes; i++)
+      {
+        int s = t.winner[graph->name_owners[graph->order[i]]] - 1;
+        if (s >= 0)
+          stream_fill[s]++;
+      }
+    for (guint s = 0; s < streams->len; s++)
+      {
+        g_array_set_size (g_array_index (streams, CStream, s).nodes, stream_fill[s]);
+        stream_fill[s] = 0;
+      }
     for (int i = 0; i < graph->n_nodes; i++)
       {
         int id = graph->order[i];
@@ -681,7 +695,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
         int s = t.winner[graph->name_owners[id]] - 1;
         if (s >= 0)
           {
-            g_array_append_val (g_array_index (streams, CStream, s).nodes, id);
+            g_array_index (g_array_index (streams, CStream, s).nodes, int, stream_fill[s]++) = id;
             continue;
           }
         if (n_missing == 0)

@@ -167,6 +167,20 @@ lex_get_plain (Lexer *lx, gsize n)
   lx->current = lx->text[lx->current_offset];
 }
 
+/* Skips a run of spaces, tabs and carriage returns as lex_get() would (none
+ * is a newline): a pretty config indents every name. */
+static void
+lex_skip_blanks (Lexer *lx)
+{
+  const guchar *run = lx->text + lx->next, *p = run;
+  const guchar *end = lx->unget_pending ? run : lx->text + lx->len;
+
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+    p++;
+  if (p > run)
+    lex_get_plain (lx, (gsize) (p - run));
+}
+
 static Token
 lex_error (Lexer *lx, const char *message, gsize offset)
 {
@@ -451,7 +465,10 @@ lex_scan (Lexer *lx)
         lex_unget (lx);
     }
   do
-    lex_get (lx);
+    {
+      lex_skip_blanks (lx);
+      lex_get (lx);
+    }
   while (lx->current == ' ' || lx->current == '\t' || lx->current == '\n' || lx->current == '\r');
   lx->token_offset = lx->current_offset;
   switch (lx->current)

@@ -85,10 +85,13 @@ add (Checker *c, PvFindingSeverity severity, gsize offset, const char *ort, cons
 /* Where in PvGraph.order the next name of a stream probably is. Configs
  * list each stream in run order (the writer and the mover keep it so), so
  * the next name is usually as far from the last one as that was from the
- * one before: one string compare there spares most hash lookups. */
+ * one before: one string compare there spares most hash lookups. Only
+ * tried once two strides agree, so that a shuffled stream costs no more
+ * than the lookups. */
 typedef struct {
-  int last;   /* order position of the last name found; -1: none yet */
-  int stride;
+  int last;        /* order position of the last name found; -1: none yet */
+  int stride;      /* from the name before it to the last */
+  gboolean steady; /* the last two strides were equal */
 } Guess;
 
 /* The name owner (PvGraph.name_owners) of the main-graph nodes named @name, or -1
@@ -102,7 +105,7 @@ name_owner (const Checker *c, const PvJsonValue *name, Guess *guess)
 
   if (name->kind != PV_JSON_STRING || memchr (name->str, '\0', name->len) != NULL)
     return -1;
-  if (guess->last >= 0 && pos >= 0 && pos < g->n_nodes && strcmp (g->order_names[pos], name->str) == 0)
+  if (guess->steady && pos >= 0 && pos < g->n_nodes && strcmp (g->order_names[pos], name->str) == 0)
     id = g->order[pos];
   else
     {
@@ -111,8 +114,11 @@ name_owner (const Checker *c, const PvJsonValue *name, Guess *guess)
         return -1;
       pos = g->nodes[id].order_position;
     }
-  if (guess->last >= 0 && pos != guess->last)
-    guess->stride = pos - guess->last;
+  if (guess->last >= 0)
+    {
+      guess->steady = pos - guess->last == guess->stride;
+      guess->stride = pos - guess->last;
+    }
   guess->last = pos;
   return g->name_owners[id];
 }
@@ -600,7 +606,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
     for (guint s = 0; s < streams->len; s++)
       {
         CStream *st = &g_array_index (streams, CStream, s);
-        Guess guess = { -1, 1 };
+        Guess guess = { -1, 0, FALSE };
         st->owners = g_new (int, MAX (st->names->len, 1));
         for (guint k = 0; k < st->names->len; k++)
           {

@@ -48,8 +48,8 @@ typedef struct {
 } Checker;
 
 /* Per-name tables of step 6, indexed by the name owner (PvGraph.name_owners)
- * of the nodes a name names: a config lists up to every node, so arrays rather than
- * hash tables of strings keep the check linear and cheap. */
+ * of the nodes a name names: a config lists up to every node, so arrays
+ * rather than hash tables of strings keep the check linear and cheap. */
 typedef struct {
   int *winner;      /* the last stream that lists the name, + 1; 0: none */
   int *n_named;     /* how many nodes of the main graph have the name */

@@ -48,6 +48,8 @@ pv_graph_free (PvGraph *graph)
   g_free (graph->ort_values);
   g_clear_pointer (&graph->value_by_name, g_hash_table_unref);
   g_clear_pointer (&graph->node_by_name, g_hash_table_unref);
+  g_free (graph->name_owners);
+  g_free (graph->order_names);
   if (graph->owns_strings && graph->strings != NULL)
     g_string_chunk_free (graph->strings);
   g_clear_pointer (&graph->arena, pv_arena_free);

@@ -154,6 +154,16 @@ struct _PvGraph {
 
   GHashTable *value_by_name; /* interned name -> id + 1 */
   GHashTable *node_by_name;  /* ORT node name -> id + 1 */
+  /* By node id: the node pv_graph_find_node() gives for that node's name,
+   * itself unless a node earlier in order has the same name (a generated
+   * <OpType><n> name can clash, as in ORT). Nodes with equal names share
+   * it, so the partition checker compares names as ids; an int array
+   * rather than a PvNode field so its passes over all nodes stay in cache. */
+  int *name_owners;
+  /* The node names in PvGraph.order (order_names[i] is nodes[order[i]].name):
+   * the names a config lists, usually in this order, without touching the
+   * nodes. */
+  const char **order_names;
   GStringChunk *strings;     /* shared with the whole model */
   PvArena *arena;            /* node arrays and dims, freed with the graph */
   gboolean owns_strings;     /* TRUE for the main graph only */

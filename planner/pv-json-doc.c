@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "pv-arena.h"
+
 typedef enum {
   T_UNINITIALIZED,
   T_TRUE,
@@ -82,8 +84,14 @@ typedef struct {
   gsize chars_total;      /* nlohmann's position bookkeeping */
   gsize chars_line;
   gsize lines;
-  GByteArray *token_string; /* what nlohmann quotes as "last read" */
+  /* What nlohmann quotes as "last read": the bytes read since
+   * token_start, always a slice of the text (token_string_end()). */
+  gsize token_start;
   GString *buffer;          /* decoded string / number text */
+  /* A T_STRING's decoded bytes: a slice of the text when the string has
+   * nothing to decode (most names), else the buffer's. */
+  const char *string;
+  gsize string_len;
   const char *error;        /* lexer error text */
   char *error_owned;
   gsize error_offset;       /* where we say the lexer error is */
@@ -107,11 +115,6 @@ lex_get (Lexer *lx)
       lx->current_offset = lx->len;
       lx->current = -1;
     }
-  if (lx->current != -1)
-    {
-      guint8 b = (guint8) lx->current;
-      g_byte_array_append (lx->token_string, &b, 1);
-    }
   if (lx->current == '\n')
     {
       lx->lines++;
@@ -132,18 +135,50 @@ lex_unget (Lexer *lx)
     }
   else
     lx->chars_line--;
-  if (lx->current != -1 && lx->token_string->len > 0)
-    g_byte_array_set_size (lx->token_string, lx->token_string->len - 1);
 }
 
+/* The bytes read since token_start, up to the current byte unless it was
+ * ungot (at the end of the input, every byte). */
+static gsize
+token_string_end (const Lexer *lx)
+{
+  if (lx->current == -1)
+    return lx->len;
+  return lx->unget_pending ? lx->current_offset : lx->current_offset + 1;
+}
+
+/* Starts a string or number token at the current byte. */
 static void
 lex_reset (Lexer *lx)
 {
-  guint8 b = (guint8) lx->current;
-
   g_string_truncate (lx->buffer, 0);
-  g_byte_array_set_size (lx->token_string, 0);
-  g_byte_array_append (lx->token_string, &b, 1);
+  lx->token_start = lx->current_offset;
+}
+
+/* What @n calls of lex_get() do on the next @n bytes when none of them is a
+ * newline, in one step (but for the buffer): strings are most of a config. */
+static void
+lex_get_plain (Lexer *lx, gsize n)
+{
+  lx->chars_total += n;
+  lx->chars_line += n;
+  lx->next += n;
+  lx->current_offset = lx->next - 1;
+  lx->current = lx->text[lx->current_offset];
+}
+
+/* Skips a run of spaces, tabs and carriage returns as lex_get() would (none
+ * is a newline): a pretty config indents every name. */
+static void
+lex_skip_blanks (Lexer *lx)
+{
+  const guchar *run = lx->text + lx->next, *p = run;
+  const guchar *end = lx->unget_pending ? run : lx->text + lx->len;
+
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+    p++;
+  if (p > run)
+    lex_get_plain (lx, (gsize) (p - run));
 }
 
 static Token
@@ -203,19 +238,60 @@ static const char *const control_names[32] = {
   "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
 };
 
+/* The bytes that stand for themselves in a string: printable ASCII but the
+ * quote (0x22) and the backslash (0x5C). A table: one test per byte of the
+ * names that make up most of a config. */
+static const guint8 plain_byte[256] = {
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x00 */
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x10 */
+  1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x20 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x30 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x40 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x50 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x60 */
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x70 */
+  /* 0x80 to 0xFF: zeros */
+};
+
 static Token
 lex_string (Lexer *lx)
 {
   gsize start = lx->current_offset;
+  gboolean first_run = TRUE;
 
   lex_reset (lx);
   for (;;)
     {
-      int c = lex_get (lx);
+      /* A run of plain bytes (none when a byte is ungot). Local pointers:
+       * through @lx the compiler would reload every field after each byte
+       * (unsigned char aliases everything). */
+      const guchar *run = lx->text + lx->next, *p = run;
+      const guchar *end = lx->unget_pending ? run : lx->text + lx->len;
+      int c;
+
+      while (p < end && plain_byte[*p])
+        p++;
+      if (p > run)
+        lex_get_plain (lx, (gsize) (p - run));
+      if (first_run && p < end && *p == '"')
+        {
+          /* Nothing to decode: the string is that slice of the text. */
+          lex_get (lx);
+          lx->string = (const char *) run;
+          lx->string_len = (gsize) (p - run);
+          return T_STRING;
+        }
+      first_run = FALSE;
+      g_string_append_len (lx->buffer, (const char *) run, (gssize) (p - run));
+      c = lex_get (lx);
       if (c == -1)
         return lex_error (lx, "invalid string: missing closing quote", start);
       if (c == '"')
-        return T_STRING;
+        {
+          lx->string = lx->buffer->str;
+          lx->string_len = lx->buffer->len;
+          return T_STRING;
+        }
       if (c == '\\')
         {
           gsize esc = lx->current_offset;
@@ -389,7 +465,10 @@ lex_scan (Lexer *lx)
         lex_unget (lx);
     }
   do
-    lex_get (lx);
+    {
+      lex_skip_blanks (lx);
+      lex_get (lx);
+    }
   while (lx->current == ' ' || lx->current == '\t' || lx->current == '\n' || lx->current == '\r');
   lx->token_offset = lx->current_offset;
   switch (lx->current)
@@ -435,27 +514,17 @@ lex_scan (Lexer *lx)
 }
 
 static void
-jval_free (gpointer data)
+container_free (gpointer data)
 {
   PvJsonValue *v = data;
-  g_free (v->str);
-  if (v->items)
-    g_ptr_array_unref (v->items);
-  g_free (v);
-}
-
-static void
-jmember_free (gpointer data)
-{
-  PvJsonMember *m = data;
-  g_free (m->key);
-  g_free (m);
+  g_ptr_array_unref (v->items);
 }
 
 void
 pv_json_doc_clear (PvJsonDoc *doc)
 {
-  g_clear_pointer (&doc->all, g_ptr_array_unref);
+  g_clear_pointer (&doc->containers, g_ptr_array_unref);
+  g_clear_pointer (&doc->arena, pv_arena_free);
   g_clear_pointer (&doc->error, g_free);
   g_clear_pointer (&doc->ort_error, g_free);
 }
@@ -511,9 +580,9 @@ describe_byte (const Lexer *lx)
 static void
 append_token_string (GString *out, const Lexer *lx)
 {
-  for (guint i = 0; i < lx->token_string->len; i++)
+  for (gsize i = lx->token_start; i < token_string_end (lx); i++)
     {
-      guint8 b = lx->token_string->data[i];
+      guint8 b = lx->text[i];
       if (b <= 0x1F)
         g_string_append_printf (out, "<U+%04X>", b);
       else
@@ -574,25 +643,39 @@ parse_fail (PvJsonDoc *doc, const Lexer *lx, Token last, Token expected, const c
 static PvJsonValue *
 jval_new (PvJsonDoc *doc, PvJsonKind kind, gsize offset)
 {
-  PvJsonValue *v = g_new0 (PvJsonValue, 1);
+  PvJsonValue *v = pv_arena_alloc (doc->arena, sizeof (PvJsonValue));
 
+  memset (v, 0, sizeof (PvJsonValue));
   v->kind = kind;
   v->offset = offset;
-  if (kind == PV_JSON_ARRAY)
-    v->items = g_ptr_array_new ();
-  else if (kind == PV_JSON_OBJECT)
-    v->items = g_ptr_array_new_with_free_func (jmember_free);
-  g_ptr_array_add (doc->all, v);
+  if (kind == PV_JSON_ARRAY || kind == PV_JSON_OBJECT)
+    {
+      v->items = g_ptr_array_new ();
+      g_ptr_array_add (doc->containers, v);
+    }
   return v;
 }
 
-static void
-add_key (PvJsonValue *obj, const Lexer *lx)
+/* The lexer's decoded string, NUL-terminated (it may hold NULs), in the
+ * document's arena. */
+static char *
+string_copy (PvJsonDoc *doc, const Lexer *lx)
 {
-  PvJsonMember *m = g_new0 (PvJsonMember, 1);
+  char *copy = pv_arena_alloc (doc->arena, lx->string_len + 1);
 
-  m->key = g_memdup2 (lx->buffer->str, lx->buffer->len + 1);
-  m->len = lx->buffer->len;
+  memcpy (copy, lx->string, lx->string_len);
+  copy[lx->string_len] = '\0';
+  return copy;
+}
+
+static void
+add_key (PvJsonDoc *doc, PvJsonValue *obj, const Lexer *lx)
+{
+  PvJsonMember *m = pv_arena_alloc (doc->arena, sizeof (PvJsonMember));
+
+  memset (m, 0, sizeof (PvJsonMember));
+  m->key = string_copy (doc, lx);
+  m->len = lx->string_len;
   m->offset = lx->token_offset;
   m->index = obj->items->len;
   g_ptr_array_add (obj->items, m);
@@ -607,11 +690,11 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
   gboolean skip = FALSE;
   Token last;
 
-  doc->all = g_ptr_array_new_with_free_func (jval_free);
+  doc->arena = pv_arena_new ();
+  doc->containers = g_ptr_array_new_with_free_func (container_free);
   lx.text = (const guchar *) text;
   lx.len = len;
   lx.current = -1;
-  lx.token_string = g_byte_array_new ();
   lx.buffer = g_string_new (NULL);
 
   last = lex_scan (&lx);
@@ -652,8 +735,8 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
               break;
             case T_STRING:
               v = jval_new (doc, PV_JSON_STRING, at);
-              v->str = g_memdup2 (lx.buffer->str, lx.buffer->len + 1);
-              v->len = lx.buffer->len;
+              v->str = string_copy (doc, &lx);
+              v->len = lx.string_len;
               break;
             case T_TRUE:
               v = jval_new (doc, PV_JSON_TRUE, at);
@@ -709,7 +792,7 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
                       parse_fail (doc, &lx, last, T_STRING, "object key", "expected a string key");
                       goto out;
                     }
-                  add_key (v, &lx);
+                  add_key (doc, v, &lx);
                   if ((last = lex_scan (&lx)) != T_NAME_SEPARATOR)
                     {
                       parse_fail (doc, &lx, last, T_NAME_SEPARATOR, "object separator", "expected ':' after the key");
@@ -759,7 +842,7 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
                 parse_fail (doc, &lx, last, T_STRING, "object key", "expected a string key");
                 goto out;
               }
-            add_key (top, &lx);
+            add_key (doc, top, &lx);
             if ((last = lex_scan (&lx)) != T_NAME_SEPARATOR)
               {
                 parse_fail (doc, &lx, last, T_NAME_SEPARATOR, "object separator", "expected ':' after the key");
@@ -800,7 +883,6 @@ out:
   if (doc->failed)
     doc->root = NULL;
   g_free (lx.error_owned);
-  g_byte_array_unref (lx.token_string);
   g_string_free (lx.buffer, TRUE);
 }
 
@@ -917,10 +999,7 @@ pv_json_iterate (const PvJsonValue *v)
   if (v == NULL || v->kind == PV_JSON_NULL)
     return out;
   if (v->kind == PV_JSON_ARRAY)
-    {
-      for (guint i = 0; i < v->items->len; i++)
-        g_ptr_array_add (out, v->items->pdata[i]);
-    }
+    g_ptr_array_extend (out, v->items, NULL, NULL);
   else if (v->kind == PV_JSON_OBJECT)
     {
       g_autoptr (GPtrArray) members = pv_json_sorted_members (v, TRUE);

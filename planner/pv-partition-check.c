@@ -28,12 +28,14 @@
 typedef struct {
   const PvJsonValue *val; /* the stream as ORT iterates it */
   GPtrArray *names;       /* PvJsonValue* it visits */
+  int *owners;            /* for each name, name_owner() (step 6 sets it) */
   GArray *nodes;          /* node ids ORT puts in it, in run order */
   gboolean had_known;     /* lists some node of the main graph */
 } CStream;
 
 typedef struct {
   int stream;          /* where it is listed */
+  int owner;           /* name_owner() of the name */
   const PvJsonValue *name;
 } Occurrence;
 
@@ -43,8 +45,18 @@ typedef struct {
   gsize len;
   const int *node_devices;
   GPtrArray *findings;
-  GHashTable *nodes_by_name; /* ORT name -> GArray of node ids (in id order) */
 } Checker;
+
+/* Per-name tables of step 6, indexed by the name owner (PvGraph.name_owners)
+ * of the nodes a name names: a config lists up to every node, so arrays
+ * rather than hash tables of strings keep the check linear and cheap. */
+typedef struct {
+  int *winner;      /* the last stream that lists the name, + 1; 0: none */
+  int *n_named;     /* how many nodes of the main graph have the name */
+  int *seen_stream; /* the stream seen_count counts in, + 1 */
+  int *seen_count;  /* how often that stream has listed the name so far */
+  int *position;    /* first position + 1 in its winning stream; 0: not yet */
+} NameTables;
 
 static void
 finding_free (gpointer data)
@@ -70,12 +82,45 @@ add (Checker *c, PvFindingSeverity severity, gsize offset, const char *ort, cons
   g_ptr_array_add (c->findings, f);
 }
 
-static const GArray *
-nodes_named (const Checker *c, const PvJsonValue *name)
+/* Where in PvGraph.order the next name of a stream probably is. Configs
+ * list each stream in run order (the writer and the mover keep it so), so
+ * the next name is usually as far from the last one as that was from the
+ * one before: one string compare there spares most hash lookups. Only
+ * tried once two strides agree, so that a shuffled stream costs no more
+ * than the lookups. */
+typedef struct {
+  int last;        /* order position of the last name found; -1: none yet */
+  int stride;      /* from the name before it to the last */
+  gboolean steady; /* the last two strides were equal */
+} Guess;
+
+/* The name owner (PvGraph.name_owners) of the main-graph nodes named @name, or -1
+ * when no node has that name (or @name is not a string, or holds a NUL).
+ * Updates @guess, which only makes it faster. */
+static int
+name_owner (const Checker *c, const PvJsonValue *name, Guess *guess)
 {
+  const PvGraph *g = c->graph;
+  int pos = guess->last + guess->stride, id;
+
   if (name->kind != PV_JSON_STRING || memchr (name->str, '\0', name->len) != NULL)
-    return NULL;
-  return g_hash_table_lookup (c->nodes_by_name, name->str);
+    return -1;
+  if (guess->steady && pos >= 0 && pos < g->n_nodes && strcmp (g->order_names[pos], name->str) == 0)
+    id = g->order[pos];
+  else
+    {
+      id = pv_graph_find_node (g, name->str);
+      if (id < 0)
+        return -1;
+      pos = g->nodes[id].order_position;
+    }
+  if (guess->last >= 0)
+    {
+      guess->steady = pos - guess->last == guess->stride;
+      guess->stride = pos - guess->last;
+    }
+  guess->last = pos;
+  return g->name_owners[id];
 }
 
 static char *
@@ -211,23 +256,6 @@ find_in_subgraphs (const PvGraph *graph, const char *name)
   return NULL;
 }
 
-static void
-collect_names (Checker *c)
-{
-  c->nodes_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
-  for (int i = 0; i < c->graph->n_nodes; i++)
-    {
-      const char *name = c->graph->nodes[i].name;
-      GArray *ids = g_hash_table_lookup (c->nodes_by_name, name);
-      if (ids == NULL)
-        {
-          ids = g_array_new (FALSE, FALSE, sizeof (int));
-          g_hash_table_insert (c->nodes_by_name, (gpointer) name, ids);
-        }
-      g_array_append_val (ids, i);
-    }
-}
-
 static int
 compare_findings (gconstpointer a, gconstpointer b)
 {
@@ -290,26 +318,24 @@ names_list (const PvGraph *graph, const GArray *nodes)
   return g_string_free (out, FALSE);
 }
 
-/* A stream's listed order against the order ORT runs it in. */
+/* A stream's listed order against the order ORT runs it in. A name has
+ * one winning stream, so the streams share @t->position. */
 static void
-check_order (Checker *c, int s, const CStream *st, const GHashTable *winner)
+check_order (Checker *c, int s, const CStream *st, const NameTables *t)
 {
-  g_autoptr (GHashTable) position = g_hash_table_new (g_str_hash, g_str_equal);
   int max_pos = -1, max_node = -1;
 
   for (guint k = 0; k < st->names->len; k++)
     {
-      const PvJsonValue *name = st->names->pdata[k];
-      const GArray *ids = nodes_named (c, name);
-      if (ids == NULL || GPOINTER_TO_INT (g_hash_table_lookup ((GHashTable *) winner, name->str)) - 1 != s
-          || g_hash_table_contains (position, name->str))
+      int owner = st->owners[k];
+      if (owner < 0 || t->winner[owner] - 1 != s || t->position[owner] != 0)
         continue;
-      g_hash_table_insert (position, name->str, GINT_TO_POINTER ((int) k + 1));
+      t->position[owner] = (int) k + 1;
     }
   for (guint i = 0; i < st->nodes->len; i++)
     {
       int id = g_array_index (st->nodes, int, i);
-      int p = GPOINTER_TO_INT (g_hash_table_lookup (position, c->graph->nodes[id].name));
+      int p = t->position[c->graph->name_owners[id]];
       if (p < max_pos)
         {
           /* @id is listed before @max_node but runs after it. */
@@ -340,7 +366,7 @@ PvPartitionCheck *
 pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, const int *node_devices)
 {
   PvPartitionCheck *check = g_new0 (PvPartitionCheck, 1);
-  Checker c = { graph, text ? text : "", text ? len : 0, node_devices, NULL, NULL };
+  Checker c = { graph, text ? text : "", text ? len : 0, node_devices, NULL };
   PvJsonDoc doc = { 0 };
   const PvJsonValue *root, *streams_val = NULL, *devices_val = NULL;
   const PvJsonMember *type_m = NULL, *streams_m = NULL, *devices_m = NULL;
@@ -353,7 +379,6 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
   int crash_stream = -1;
 
   c.findings = g_ptr_array_new_with_free_func (finding_free);
-  collect_names (&c);
   pv_json_doc_parse (&doc, c.text, c.len);
 
   /* 1. JSON. */
@@ -438,7 +463,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
     add (&c, PV_FINDING_WARNING, streams_val->offset, "reads null as no streams", "\"streams\" is null");
   for (guint i = 0; i < stream_vals->len; i++)
     {
-      CStream st = { stream_vals->pdata[i], NULL, g_array_new (FALSE, FALSE, sizeof (int)), FALSE };
+      CStream st = { stream_vals->pdata[i], NULL, NULL, g_array_new (FALSE, FALSE, sizeof (int)), FALSE };
       const PvJsonValue *sv = st.val;
 
       st.names = pv_json_iterate (sv);
@@ -567,24 +592,28 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
   /* 6. Names: where each goes. ORT maps name -> stream, the last stream
    * listing a name winning, then walks the nodes in topological order. */
   {
-    g_autoptr (GHashTable) winner = g_hash_table_new (g_str_hash, g_str_equal); /* name -> stream + 1 */
-    g_autoptr (GHashTable) first_seen = g_hash_table_new (g_str_hash, g_str_equal);
-    /* "stream\x1fname" -> how often that stream lists the name */
-    g_autoptr (GHashTable) seen_in = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    gsize n_nodes = (gsize) MAX (graph->n_nodes, 1);
+    g_autofree int *tables = g_new0 (int, 5 * n_nodes);
+    NameTables t = { tables, tables + n_nodes, tables + 2 * n_nodes, tables + 3 * n_nodes, tables + 4 * n_nodes };
     g_autoptr (GHashTable) suggested = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
     g_autoptr (GArray) occurrences = g_array_new (FALSE, FALSE, sizeof (Occurrence));
+    g_autofree guint *stream_fill = NULL;
     int n_missing = 0;
     guint n_suggested = 0;
 
+    for (int i = 0; i < graph->n_nodes; i++)
+      t.n_named[graph->name_owners[i]]++;
     for (guint s = 0; s < streams->len; s++)
       {
         CStream *st = &g_array_index (streams, CStream, s);
+        Guess guess = { -1, 0, FALSE };
+        st->owners = g_new (int, MAX (st->names->len, 1));
         for (guint k = 0; k < st->names->len; k++)
           {
             const PvJsonValue *name = st->names->pdata[k];
-            const GArray *ids = nodes_named (&c, name);
-            Occurrence o = { (int) s, name };
-            if (ids == NULL)
+            int owner = st->owners[k] = name_owner (&c, name, &guess);
+            Occurrence o = { (int) s, owner, name };
+            if (owner < 0)
               {
                 g_autofree char *shown = pv_partition_quoted (name->str, name->len);
                 gboolean has_nul = memchr (name->str, '\0', name->len) != NULL;
@@ -608,57 +637,71 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
                 continue;
               }
             st->had_known = TRUE;
-            g_hash_table_insert (winner, name->str, GINT_TO_POINTER ((int) s + 1));
             g_array_append_val (occurrences, o);
-            if (!g_hash_table_contains (first_seen, name->str))
+            /* The first listing of the name anywhere. */
+            if (t.winner[owner] == 0 && t.n_named[owner] > 1)
               {
-                g_hash_table_insert (first_seen, name->str, (gpointer) name);
-                if (ids->len > 1)
-                  {
-                    g_autofree char *shown = pv_partition_quoted (name->str, name->len);
-                    add (&c, PV_FINDING_WARNING, name->offset, "puts all of them in the stream that lists the name",
-                         "%s names %u nodes of the main graph (ONNX Runtime names unnamed nodes <OpType><n> "
-                         "without checking for clashes)",
-                         shown, ids->len);
-                  }
+                g_autofree char *shown = pv_partition_quoted (name->str, name->len);
+                add (&c, PV_FINDING_WARNING, name->offset, "puts all of them in the stream that lists the name",
+                     "%s names %u nodes of the main graph (ONNX Runtime names unnamed nodes <OpType><n> "
+                     "without checking for clashes)",
+                     shown, (guint) t.n_named[owner]);
               }
+            t.winner[owner] = (int) s + 1;
           }
       }
 
     /* Duplicates: a second entry in the winning stream, or entries in
-     * streams that lose to a later one. */
+     * streams that lose to a later one. The occurrences come stream by
+     * stream, so one count per name does for the stream at hand. */
     for (guint i = 0; i < occurrences->len; i++)
       {
         const Occurrence *o = &g_array_index (occurrences, Occurrence, i);
-        int win = GPOINTER_TO_INT (g_hash_table_lookup (winner, o->name->str)) - 1;
-        g_autofree char *key = g_strdup_printf ("%d\x1f%s", o->stream, o->name->str);
-        g_autofree char *shown = pv_partition_quoted (o->name->str, o->name->len);
-        guint count = GPOINTER_TO_UINT (g_hash_table_lookup (seen_in, key)) + 1;
+        int win = t.winner[o->owner] - 1;
+        int count = t.seen_stream[o->owner] == o->stream + 1 ? t.seen_count[o->owner] + 1 : 1;
         /* A name that several nodes share is listed once per node by ORT
          * itself: that many entries are not duplicates. */
-        gboolean again = count > MAX (1, nodes_named (&c, o->name)->len);
+        gboolean again = count > MAX (1, t.n_named[o->owner]);
 
-        g_hash_table_replace (seen_in, g_steal_pointer (&key), GUINT_TO_POINTER (count));
+        t.seen_stream[o->owner] = o->stream + 1;
+        t.seen_count[o->owner] = count;
         if (again)
-          add (&c, PV_FINDING_WARNING, o->name->offset, "counts it once", "%s is listed twice in streams[%d]", shown,
-               o->stream);
+          {
+            g_autofree char *shown = pv_partition_quoted (o->name->str, o->name->len);
+            add (&c, PV_FINDING_WARNING, o->name->offset, "counts it once", "%s is listed twice in streams[%d]", shown,
+                 o->stream);
+          }
         else if (o->stream != win)
           {
+            g_autofree char *shown = pv_partition_quoted (o->name->str, o->name->len);
             g_autofree char *ort =
               g_strdup_printf ("puts it in streams[%d], the last stream that lists it, and ignores this entry", win);
             add (&c, PV_FINDING_WARNING, o->name->offset, ort, "%s is also listed in streams[%d]", shown, win);
           }
       }
 
-    /* Each node in ORT's order. */
+    /* Each node in ORT's order, into streams sized first (one
+     * g_array_append_val per node was a tenth of the check). */
+    stream_fill = g_new0 (guint, MAX (streams->len, 1));
+    for (int i = 0; i < graph->n_nodes; i++)
+      {
+        int s = t.winner[graph->name_owners[graph->order[i]]] - 1;
+        if (s >= 0)
+          stream_fill[s]++;
+      }
+    for (guint s = 0; s < streams->len; s++)
+      {
+        g_array_set_size (g_array_index (streams, CStream, s).nodes, stream_fill[s]);
+        stream_fill[s] = 0;
+      }
     for (int i = 0; i < graph->n_nodes; i++)
       {
         int id = graph->order[i];
         const PvNode *node = &graph->nodes[id];
-        int s = GPOINTER_TO_INT (g_hash_table_lookup (winner, node->name)) - 1;
+        int s = t.winner[graph->name_owners[id]] - 1;
         if (s >= 0)
           {
-            g_array_append_val (g_array_index (streams, CStream, s).nodes, id);
+            g_array_index (g_array_index (streams, CStream, s).nodes, int, stream_fill[s]++) = id;
             continue;
           }
         if (n_missing == 0)
@@ -716,7 +759,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
                  "devices[%u] is %s (%s), but streams[%u] runs on %s, the device of its first node %s", s, shown,
                  pv_device_type_name (device_value (d)), s, actual, fname);
           }
-        check_order (&c, (int) s, st, winner);
+        check_order (&c, (int) s, st, &t);
       }
     for (guint s = 0; s < streams->len; s++)
       {
@@ -816,12 +859,12 @@ verdict:
         {
           CStream *st = &g_array_index (streams, CStream, s);
           g_ptr_array_unref (st->names);
+          g_free (st->owners);
           g_array_unref (st->nodes);
         }
       g_array_unref (streams);
     }
   g_ptr_array_unref (c.findings);
-  g_hash_table_unref (c.nodes_by_name);
   pv_json_doc_clear (&doc);
   return check;
 }

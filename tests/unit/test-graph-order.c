@@ -114,8 +114,14 @@ test_unnamed_counters (void)
   g_assert_cmpstr (order, ==, "Relu0,Relu1,Relu1,Sigmoid0");
   g_assert_true (m->graph->nodes[0].name_generated);
   g_assert_false (m->graph->nodes[1].name_generated);
-  /* Lookups by name find the first in order. */
+  /* Lookups by name find the first in order, and the nodes sharing a name
+   * share that one as their name owner. */
   g_assert_cmpint (pv_graph_find_node (m->graph, "Relu1"), ==, 1);
+  for (int i = 0; i < m->graph->n_nodes; i++)
+    {
+      g_assert_cmpint (m->graph->name_owners[i], ==, i == 2 ? 1 : i);
+      g_assert_true (m->graph->order_names[i] == m->graph->nodes[m->graph->order[i]].name);
+    }
 }
 
 static void

@@ -379,15 +379,33 @@ static const Case clashes[] = {
       "streams: [Relu0]@0 [Relu1,Relu1]@0" },
 };
 
+/* A stream in run order: the checker finds the fourth name where the
+ * stride of the ones before puts it, on the unnamed node whose generated
+ * name repeats the third's; it must count as the same name. */
+static const Case clashes_in_stride[] = {
+  { "{" T ",`streams`:[[`a`,`b`,`Relu0`,`Relu0`,`c`]],`devices`:[`0`]}",
+      "accepts: -\n"
+      "1:54 warning: \"Relu0\" names 2 nodes of the main graph (ONNX Runtime names unnamed nodes <OpType><n> without checking for clashes) | puts all of them in the stream that lists the name\n"
+      "streams: [a,b,Relu0,Relu0,c]@0" },
+  { "{" T ",`streams`:[[`a`,`b`,`Relu0`,`Relu0`,`Relu0`,`c`]],`devices`:[`0`]}",
+      "accepts: -\n"
+      "1:54 warning: \"Relu0\" names 2 nodes of the main graph (ONNX Runtime names unnamed nodes <OpType><n> without checking for clashes) | puts all of them in the stream that lists the name\n"
+      "1:70 warning: \"Relu0\" is listed twice in streams[0] | counts it once\n"
+      "streams: [a,b,Relu0,Relu0,c]@0" },
+};
+
 static void
 test_check_shapes_and_clashes (void)
 {
   g_autoptr (PvModel) one = model_chain (1);
   const char *const names[] = { NULL, "Relu1", NULL };
   g_autoptr (PvModel) clash = model_named (names, 3);
+  const char *const stride_names[] = { "a", "b", "Relu0", NULL, "c" };
+  g_autoptr (PvModel) stride = model_named (stride_names, 5);
 
   run_cases (one->graph, one_node, G_N_ELEMENTS (one_node), NULL);
   run_cases (clash->graph, clashes, G_N_ELEMENTS (clashes), NULL);
+  run_cases (stride->graph, clashes_in_stride, G_N_ELEMENTS (clashes_in_stride), NULL);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -4,8 +4,16 @@
 #include <string.h>
 
 /* Placed buffers are indexed by time blocks so that finding the ones live
- * during [first, last] does not scan all of them. */
-#define BLOCK_STEPS 64
+ * during [first, last] does not scan all of them: per block, those touching
+ * it and those whose first step is in it. The ones live during [first,
+ * last] are among those touching first's block and those starting in a
+ * later block up to last's, each in exactly one of these lists.
+ *
+ * A block spans about the mean lifetime: longer blocks hold more buffers
+ * that are not live with the one being placed, shorter ones make more
+ * lists to merge. */
+#define MIN_BLOCK_SHIFT 3
+#define MAX_BLOCK_SHIFT 10
 
 /* A placed buffer as the gap search reads it: its bytes and its steps. */
 typedef struct {
@@ -13,8 +21,8 @@ typedef struct {
   int first, last;
 } Placed;
 
-/* The placed buffers touching one time block, by ascending start, so that
- * the gap search walks them without sorting. */
+/* Placed buffers by ascending start, so that the gap search walks them
+ * without sorting. */
 typedef struct {
   Placed *items;
   int len, cap;
@@ -30,11 +38,14 @@ typedef struct {
   guint64 *sizes;         /* aligned */
   int n;
   int min_step;
+  int block_shift;        /* a block is 1 << block_shift steps */
   int n_blocks;
-  Block *blocks;
+  Block *touching;        /* per block: placed buffers live at one of its steps */
+  Block *starting;        /* per block: placed buffers whose first step is in it */
   Head *heads;            /* n_blocks: a min-heap on next->start */
   guint64 *offsets;
   int *by_first;          /* buffer indices by first step, then index */
+  int *by_size;           /* by size (largest first), then first step, then index */
   guint64 *keys;          /* per buffer: a sort key (sort_by_key) */
   int *scratch;           /* n */
 } Packer;
@@ -92,27 +103,21 @@ heap_sift_down (Head *heads, int n_heads, int k)
     }
 }
 
-/* Inserts @item into @block after the items that start at or before it. */
+/* Inserts @item into @block after the items that start at or before it
+ * (an insertion sort step: from the end, as the moves cost that anyway). */
 static void
 block_insert (Block *block, const Placed *item)
 {
-  int lo = 0, hi = block->len;
+  int k = block->len;
 
-  while (lo < hi)
-    {
-      int mid = (lo + hi) / 2;
-      if (block->items[mid].start <= item->start)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
   if (block->len == block->cap)
     {
       block->cap = MAX (8, block->cap * 2);
       block->items = g_renew (Placed, block->items, block->cap);
     }
-  memmove (&block->items[lo + 1], &block->items[lo], sizeof (Placed) * (block->len - lo));
-  block->items[lo] = *item;
+  for (; k > 0 && block->items[k - 1].start > item->start; k--)
+    block->items[k] = block->items[k - 1];
+  block->items[k] = *item;
   block->len++;
 }
 
@@ -145,16 +150,17 @@ gap_search_visit (GapSearch *s, const Placed *q)
 /* Places buffer @i at the start of the smallest gap that fits among the
  * placed buffers live at the same time, or after the last of them.
  *
- * Those buffers come from the blocks [first, last] touches, merged by start
- * (a heap of the blocks' heads; the last list left is walked on its own). A
- * buffer in several of these blocks comes up once per block: the repeats
- * start at or below the cursor, so they make no gap and do not move it.
- * For the same reason buffers with equal starts may come in any order. */
+ * Those buffers come from the lists of the blocks [first, last] touches,
+ * merged by start (a heap of the lists' heads down to two lists, then a
+ * plain merge, then the list left on its own). Buffers with equal starts
+ * may come in any order: the first of them makes the gap, if any, and moves
+ * the cursor past their ends whichever comes first. */
 static void
 place (Packer *p, int i)
 {
   const PvBufferLife *b = &p->buffers[i];
-  int first_block = (b->first - p->min_step) / BLOCK_STEPS, last_block = (b->last - p->min_step) / BLOCK_STEPS;
+  int first_block = (b->first - p->min_step) >> p->block_shift;
+  int last_block = (b->last - p->min_step) >> p->block_shift;
   GapSearch s = { b->first, b->last, p->sizes[i], 0, G_MAXUINT64, 0 };
   gboolean exact = FALSE;
   Head *heads = p->heads;
@@ -162,11 +168,14 @@ place (Packer *p, int i)
   Placed item;
 
   for (int blk = first_block; blk <= last_block; blk++)
-    if (p->blocks[blk].len > 0)
-      heads[n_heads++] = (Head) { p->blocks[blk].items, p->blocks[blk].items + p->blocks[blk].len };
+    {
+      const Block *list = blk == first_block ? &p->touching[blk] : &p->starting[blk];
+      if (list->len > 0)
+        heads[n_heads++] = (Head) { list->items, list->items + list->len };
+    }
   for (int k = n_heads / 2 - 1; k >= 0; k--)
     heap_sift_down (heads, n_heads, k);
-  while (n_heads > 1 && !exact)
+  while (n_heads > 2 && !exact)
     {
       const Placed *q = heads[0].next++;
       if (heads[0].next == heads[0].end)
@@ -174,13 +183,25 @@ place (Packer *p, int i)
       heap_sift_down (heads, n_heads, 0);
       exact = gap_search_visit (&s, q);
     }
+  /* Two lists left (the common case of a buffer across a block boundary):
+   * a plain merge. */
+  if (n_heads == 2)
+    {
+      Head *a = &heads[0], *c = &heads[1];
+      while (a->next < a->end && c->next < c->end && !exact)
+        exact = gap_search_visit (&s, a->next->start <= c->next->start ? a->next++ : c->next++);
+      if (a->next == a->end)
+        *a = *c;
+      n_heads = 1;
+    }
   if (n_heads == 1)
     for (const Placed *q = heads[0].next; q < heads[0].end && !exact; q++)
       exact = gap_search_visit (&s, q);
   p->offsets[i] = s.best_gap != G_MAXUINT64 ? s.best_offset : s.cursor;
   item = (Placed) { p->offsets[i], p->offsets[i] + s.need, b->first, b->last };
   for (int blk = first_block; blk <= last_block; blk++)
-    block_insert (&p->blocks[blk], &item);
+    block_insert (&p->touching[blk], &item);
+  block_insert (&p->starting[first_block], &item);
 }
 
 /* Places every buffer in @order and returns the peak; or stops once the
@@ -192,7 +213,7 @@ pack (Packer *p, const int *order, guint64 bound)
   guint64 peak = 0;
 
   for (int b = 0; b < p->n_blocks; b++)
-    p->blocks[b].len = 0;
+    p->touching[b].len = p->starting[b].len = 0;
   for (int k = 0; k < p->n && peak < bound; k++)
     {
       place (p, order[k]);
@@ -223,24 +244,27 @@ key_ascending_double (double x)
   return bits >> 63 ? ~bits : bits | ((guint64) 1 << 63);
 }
 
-/* Sorts @order (@n buffer or step indices) by @keys[index], ascending,
- * keeping the order of equal keys: an LSD radix sort, one byte at a time,
- * skipping the bytes all keys share. A comparison sort of the same orders
- * took as long as the packing itself on arenas of thousands of buffers.
- * @scratch holds @n. */
+/* Sorts @order, a permutation of 0 .. @n - 1 (buffer or step indices), by
+ * @keys[index], ascending, keeping the order of equal keys: an LSD radix
+ * sort, one byte at a time, skipping the bytes all keys share. A comparison
+ * sort of the same orders took as long as the packing itself on arenas of
+ * thousands of buffers. @scratch holds @n. */
 static void
 sort_by_key (int *order, int n, const guint64 *keys, int *scratch)
 {
   int *src = order, *dst = scratch;
+  guint64 varying = 0;
 
-  for (int shift = 0; shift < 64 && n > 0; shift += 8)
+  for (int k = 1; k < n; k++)
+    varying |= keys[k] ^ keys[0];
+  for (int shift = 0; shift < 64; shift += 8)
     {
       int count[257] = { 0 };
       int *swap;
-      for (int k = 0; k < n; k++)
-        count[((keys[src[k]] >> shift) & 0xff) + 1]++;
-      if (count[((keys[src[0]] >> shift) & 0xff) + 1] == n)
+      if (((varying >> shift) & 0xff) == 0)
         continue;
+      for (int k = 0; k < n; k++)
+        count[((keys[k] >> shift) & 0xff) + 1]++;
       for (int c = 0; c < 256; c++)
         count[c + 1] += count[c];
       for (int k = 0; k < n; k++)
@@ -265,10 +289,7 @@ typedef enum {
 static void
 order_by (Packer *p, OrderKey key, int *order)
 {
-  memcpy (order, p->by_first, sizeof (int) * p->n);
-  for (int i = 0; i < p->n; i++)
-    p->keys[i] = ~p->sizes[i];
-  sort_by_key (order, p->n, p->keys, p->scratch);
+  memcpy (order, p->by_size, sizeof (int) * p->n);
   if (key == KEY_SIZE)
     return;
   for (int i = 0; i < p->n; i++)
@@ -291,72 +312,54 @@ order_by (Packer *p, OrderKey key, int *order)
   sort_by_key (order, p->n, p->keys, p->scratch);
 }
 
-/* Ties of the per-step groups of greedy by breadth: first step, then index. */
-#define TIE(a, b) \
-  (p->buffers[a].first != p->buffers[b].first ? p->buffers[a].first - p->buffers[b].first : (a) - (b))
-
-static int
-by_size (const void *x, const void *y, void *data)
-{
-  const Packer *p = data;
-  int a = *(const int *) x, b = *(const int *) y;
-  if (p->sizes[a] != p->sizes[b])
-    return p->sizes[a] > p->sizes[b] ? -1 : 1;
-  return TIE (a, b);
-}
-
 /* Greedy by breadth (Pisarchyk & Lee, 2020): visit steps from the most to
  * the least live bytes; at each, take its not yet ordered buffers, largest
- * first. The buffers of the tightest moments are placed first. */
+ * first. The buffers of the tightest moments are placed first.
+ *
+ * A buffer is so taken at the first visited of its steps: the order is by
+ * that step's rank in the visit, then largest first (then first step and
+ * index, as every ordering). */
 static void
-breadth_order (const Packer *p, int *order)
+breadth_order (Packer *p, int *order)
 {
-  int min_step = p->min_step, n_steps = 0, n = 0;
+  int n_steps = 1;
   g_autofree gint64 *breadth = NULL;
-  g_autofree int *steps = NULL, *start = NULL, *members = NULL, *scratch = NULL;
+  g_autofree int *steps = NULL, *rank = NULL, *scratch = NULL;
   g_autofree guint64 *keys = NULL;
-  g_autofree gboolean *taken = g_new0 (gboolean, MAX (p->n, 1));
 
   for (int i = 0; i < p->n; i++)
-    n_steps = MAX (n_steps, p->buffers[i].last - min_step + 1);
+    n_steps = MAX (n_steps, p->buffers[i].last - p->min_step + 1);
+  /* Live bytes per step, from the changes at each step. */
   breadth = g_new0 (gint64, n_steps + 1);
-  start = g_new0 (int, n_steps + 2);
   for (int i = 0; i < p->n; i++)
-    for (int s = p->buffers[i].first; s <= p->buffers[i].last; s++)
-      {
-        breadth[s - min_step] += (gint64) p->sizes[i];
-        start[s - min_step + 1]++;
-      }
-  for (int s = 0; s < n_steps; s++)
-    start[s + 1] += start[s];
-  members = g_new (int, MAX (start[n_steps], 1));
-  {
-    g_autofree int *fill = g_memdup2 (start, sizeof (int) * (n_steps + 1));
-    for (int i = 0; i < p->n; i++)
-      for (int s = p->buffers[i].first; s <= p->buffers[i].last; s++)
-        members[fill[s - min_step]++] = i;
-  }
-  /* Steps by breadth, descending, then step. */
-  steps = g_new (int, MAX (n_steps, 1));
-  keys = g_new (guint64, MAX (n_steps, 1));
-  scratch = g_new (int, MAX (n_steps, 1));
+    {
+      breadth[p->buffers[i].first - p->min_step] += (gint64) p->sizes[i];
+      breadth[p->buffers[i].last - p->min_step + 1] -= (gint64) p->sizes[i];
+    }
+  for (int s = 1; s < n_steps; s++)
+    breadth[s] += breadth[s - 1];
+  /* The visit: steps by breadth, descending, then step. */
+  steps = g_new (int, n_steps);
+  keys = g_new (guint64, MAX (n_steps, p->n));
+  scratch = g_new (int, n_steps);
   for (int s = 0; s < n_steps; s++)
     {
       steps[s] = s;
       keys[s] = ~key_ascending (breadth[s]);
     }
   sort_by_key (steps, n_steps, keys, scratch);
+  rank = g_new (int, n_steps);
   for (int k = 0; k < n_steps; k++)
+    rank[steps[k]] = k;
+  for (int i = 0; i < p->n; i++)
     {
-      int s = steps[k], first = n;
-      for (int m = start[s]; m < start[s + 1]; m++)
-        if (!taken[members[m]])
-          {
-            taken[members[m]] = TRUE;
-            order[n++] = members[m];
-          }
-      g_qsort_with_data (order + first, n - first, sizeof (int), by_size, (gpointer) p);
+      int first = rank[p->buffers[i].first - p->min_step];
+      for (int s = p->buffers[i].first + 1; s <= p->buffers[i].last; s++)
+        first = MIN (first, rank[s - p->min_step]);
+      keys[i] = (guint64) first;
     }
+  memcpy (order, p->by_size, sizeof (int) * p->n);
+  sort_by_key (order, p->n, keys, p->scratch);
 }
 
 /* Packs @order and keeps the result in @plan when it beats its peak. */
@@ -386,9 +389,10 @@ pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
     { "earliest first", KEY_START },
   };
   PvOffsetPlan *plan;
-  Packer p = { buffers, NULL, n, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL };
+  Packer p = { .buffers = buffers, .n = n };
   g_autofree int *order = NULL;
   int max_step = 0;
+  gint64 total_steps = 0;  /* summed lifetimes */
 
   g_return_val_if_fail (alignment > 0 && (alignment & (alignment - 1)) == 0, NULL);
   plan = g_new0 (PvOffsetPlan, 1);
@@ -400,9 +404,14 @@ pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
       p.sizes[i] = align_up (buffers[i].size, alignment);
       p.min_step = MIN (p.min_step, buffers[i].first);
       max_step = MAX (max_step, buffers[i].last);
+      total_steps += buffers[i].last - buffers[i].first + 1;
     }
-  p.n_blocks = (max_step - p.min_step) / BLOCK_STEPS + 1;
-  p.blocks = g_new0 (Block, p.n_blocks);
+  p.block_shift = MIN_BLOCK_SHIFT;
+  while (p.block_shift < MAX_BLOCK_SHIFT && ((gint64) 1 << p.block_shift) * MAX (n, 1) < total_steps)
+    p.block_shift++;
+  p.n_blocks = ((max_step - p.min_step) >> p.block_shift) + 1;
+  p.touching = g_new0 (Block, p.n_blocks);
+  p.starting = g_new0 (Block, p.n_blocks);
   p.heads = g_new (Head, p.n_blocks);
   p.offsets = g_new0 (guint64, MAX (n, 1));
   p.keys = g_new (guint64, MAX (n, 1));
@@ -414,6 +423,10 @@ pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
       p.keys[i] = key_ascending (buffers[i].first);
     }
   sort_by_key (p.by_first, n, p.keys, p.scratch);
+  p.by_size = g_memdup2 (p.by_first, sizeof (int) * MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    p.keys[i] = ~p.sizes[i];
+  sort_by_key (p.by_size, n, p.keys, p.scratch);
 
   plan->peak_bytes = G_MAXUINT64;
   plan->load_bytes = pv_buffers_load (buffers, n, alignment);
@@ -450,14 +463,19 @@ pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
     plan->peak_bytes = 0;
 
   for (int b = 0; b < p.n_blocks; b++)
-    g_free (p.blocks[b].items);
-  g_free (p.blocks);
+    {
+      g_free (p.touching[b].items);
+      g_free (p.starting[b].items);
+    }
+  g_free (p.touching);
+  g_free (p.starting);
   g_free (p.heads);
   g_free (p.offsets);
   g_free (p.sizes);
   g_free (p.keys);
   g_free (p.scratch);
   g_free (p.by_first);
+  g_free (p.by_size);
   return plan;
 }
 

@@ -1,5 +1,7 @@
 #include "pv-offset-planner.h"
 
+#include "pv-sort.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,7 +48,7 @@ typedef struct {
   guint64 *offsets;
   int *by_first;          /* buffer indices by first step, then index */
   int *by_size;           /* by size (largest first), then first step, then index */
-  guint64 *keys;          /* per buffer: a sort key (sort_by_key) */
+  guint64 *keys;          /* per buffer: a sort key (pv_sort_by_key) */
   int *scratch;           /* n */
 } Packer;
 
@@ -224,58 +226,8 @@ pack (Packer *p, const int *order, guint64 bound)
 
 /* Orderings are lexicographic on a key or two, then the first step, then
  * the index (for determinism). They are built with stable sorts on one key
- * at a time, least significant first, starting from the order by first
- * step and index. A key is a guint64 whose ascending order is the wanted
- * one; these map a value to one. */
-static guint64
-key_ascending (gint64 x)
-{
-  return (guint64) x ^ ((guint64) 1 << 63);
-}
-
-static guint64
-key_ascending_double (double x)
-{
-  guint64 bits;
-
-  if (x == 0)
-    x = 0;  /* -0 and +0 compare equal */
-  memcpy (&bits, &x, sizeof bits);
-  return bits >> 63 ? ~bits : bits | ((guint64) 1 << 63);
-}
-
-/* Sorts @order, a permutation of 0 .. @n - 1 (buffer or step indices), by
- * @keys[index], ascending, keeping the order of equal keys: an LSD radix
- * sort, one byte at a time, skipping the bytes all keys share. A comparison
- * sort of the same orders took as long as the packing itself on arenas of
- * thousands of buffers. @scratch holds @n. */
-static void
-sort_by_key (int *order, int n, const guint64 *keys, int *scratch)
-{
-  int *src = order, *dst = scratch;
-  guint64 varying = 0;
-
-  for (int k = 1; k < n; k++)
-    varying |= keys[k] ^ keys[0];
-  for (int shift = 0; shift < 64; shift += 8)
-    {
-      int count[257] = { 0 };
-      int *swap;
-      if (((varying >> shift) & 0xff) == 0)
-        continue;
-      for (int k = 0; k < n; k++)
-        count[((keys[k] >> shift) & 0xff) + 1]++;
-      for (int c = 0; c < 256; c++)
-        count[c + 1] += count[c];
-      for (int k = 0; k < n; k++)
-        dst[count[(keys[src[k]] >> shift) & 0xff]++] = src[k];
-      swap = src;
-      src = dst;
-      dst = swap;
-    }
-  if (src != order)
-    memcpy (order, src, sizeof (int) * n);
-}
+ * at a time (pv_sort_by_key), least significant first, from the order by
+ * first step and index. */
 
 typedef enum {
   KEY_SIZE,      /* largest first */
@@ -298,18 +250,18 @@ order_by (Packer *p, OrderKey key, int *order)
       switch (key)
         {
         case KEY_DURATION:
-          p->keys[i] = ~key_ascending (b->last - b->first);
+          p->keys[i] = ~pv_sort_key_int (b->last - b->first);
           break;
         case KEY_AREA:
-          p->keys[i] = ~key_ascending_double ((double) p->sizes[i] * (b->last - b->first + 1));
+          p->keys[i] = ~pv_sort_key_double ((double) p->sizes[i] * (b->last - b->first + 1));
           break;
         case KEY_START:
         case KEY_SIZE:
-          p->keys[i] = key_ascending (b->first);
+          p->keys[i] = pv_sort_key_int (b->first);
           break;
         }
     }
-  sort_by_key (order, p->n, p->keys, p->scratch);
+  pv_sort_by_key (order, p->n, p->keys, p->scratch);
 }
 
 /* Greedy by breadth (Pisarchyk & Lee, 2020): visit steps from the most to
@@ -345,9 +297,9 @@ breadth_order (Packer *p, int *order)
   for (int s = 0; s < n_steps; s++)
     {
       steps[s] = s;
-      keys[s] = ~key_ascending (breadth[s]);
+      keys[s] = ~pv_sort_key_int (breadth[s]);
     }
-  sort_by_key (steps, n_steps, keys, scratch);
+  pv_sort_by_key (steps, n_steps, keys, scratch);
   rank = g_new (int, n_steps);
   for (int k = 0; k < n_steps; k++)
     rank[steps[k]] = k;
@@ -359,7 +311,7 @@ breadth_order (Packer *p, int *order)
       keys[i] = (guint64) first;
     }
   memcpy (order, p->by_size, sizeof (int) * p->n);
-  sort_by_key (order, p->n, keys, p->scratch);
+  pv_sort_by_key (order, p->n, keys, p->scratch);
 }
 
 /* Packs @order and keeps the result in @plan when it beats its peak. */
@@ -420,13 +372,13 @@ pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
   for (int i = 0; i < n; i++)
     {
       p.by_first[i] = i;
-      p.keys[i] = key_ascending (buffers[i].first);
+      p.keys[i] = pv_sort_key_int (buffers[i].first);
     }
-  sort_by_key (p.by_first, n, p.keys, p.scratch);
+  pv_sort_by_key (p.by_first, n, p.keys, p.scratch);
   p.by_size = g_memdup2 (p.by_first, sizeof (int) * MAX (n, 1));
   for (int i = 0; i < n; i++)
     p.keys[i] = ~p.sizes[i];
-  sort_by_key (p.by_size, n, p.keys, p.scratch);
+  pv_sort_by_key (p.by_size, n, p.keys, p.scratch);
 
   plan->peak_bytes = G_MAXUINT64;
   plan->load_bytes = pv_buffers_load (buffers, n, alignment);
@@ -455,7 +407,7 @@ pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
         for (int i = 0; i < n; i++)
           p.keys[i] = ~(guint64) (p.sizes[i] * g_rand_double_range (rand, 0.75, 1.25));
         memcpy (order, p.by_first, sizeof (int) * n);
-        sort_by_key (order, n, p.keys, p.scratch);
+        pv_sort_by_key (order, n, p.keys, p.scratch);
         try_order (&p, order, "largest first, jittered restart", plan);
       }
   }

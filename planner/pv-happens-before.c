@@ -3,10 +3,11 @@
 struct _PvHappensBefore {
   int n_nodes;
   int n_streams;
-  int *stream;     /* node -> stream */
-  int *position;   /* node -> position in its stream */
-  int *reach;      /* node * n_streams + s -> first position of s reached strictly after node */
-  GArray **nodes;  /* per stream: node ids by position */
+  int *stream;       /* node -> stream */
+  int *position;     /* node -> position in its stream */
+  int *reach;        /* node * n_streams + s -> first position of s reached strictly after node */
+  int *stream_start; /* n_streams + 1: where each stream's nodes begin in by_position */
+  int *by_position;  /* per stream, node ids by position (-1 for a position no node has) */
 };
 
 void
@@ -14,12 +15,11 @@ pv_happens_before_free (PvHappensBefore *hb)
 {
   if (hb == NULL)
     return;
-  for (int s = 0; s < hb->n_streams; s++)
-    g_array_unref (hb->nodes[s]);
-  g_free (hb->nodes);
   g_free (hb->stream);
   g_free (hb->position);
   g_free (hb->reach);
+  g_free (hb->stream_start);
+  g_free (hb->by_position);
   g_free (hb);
 }
 
@@ -33,7 +33,8 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
   int n = g->n_nodes, k;
   g_autofree int *next_in_stream = g_new (int, MAX (n, 1));
   g_autofree int *last_seen = NULL;
-  GArray **sync_out = g_new0 (GArray *, MAX (n, 1));
+  g_autofree int *sync_start = g_new0 (int, (gsize) MAX (n, 0) + 2);  /* sync edges by source node */
+  g_autofree int *sync_to = g_new (int, MAX (n_edges, 1));
 
   hb->n_nodes = n;
   hb->n_streams = 1;
@@ -46,16 +47,17 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
       hb->n_streams = MAX (hb->n_streams, hb->stream[i] + 1);
     }
   k = hb->n_streams;
-  hb->nodes = g_new (GArray *, k);
-  for (int s = 0; s < k; s++)
-    hb->nodes[s] = g_array_new (FALSE, TRUE, sizeof (int));
+  /* Each stream's nodes by position: a stream spans its largest position. */
+  hb->stream_start = g_new0 (int, (gsize) k + 1);
   for (int i = 0; i < n; i++)
-    {
-      GArray *list = hb->nodes[hb->stream[i]];
-      if ((int) list->len <= hb->position[i])
-        g_array_set_size (list, hb->position[i] + 1);
-      g_array_index (list, int, hb->position[i]) = i;
-    }
+    hb->stream_start[hb->stream[i] + 1] = MAX (hb->stream_start[hb->stream[i] + 1], hb->position[i] + 1);
+  for (int s = 0; s < k; s++)
+    hb->stream_start[s + 1] += hb->stream_start[s];
+  hb->by_position = g_new (int, MAX (hb->stream_start[k], 1));
+  for (int p = 0; p < hb->stream_start[k]; p++)
+    hb->by_position[p] = -1;
+  for (int i = 0; i < n; i++)
+    hb->by_position[hb->stream_start[hb->stream[i]] + hb->position[i]] = i;
   last_seen = g_new (int, k);
   for (int s = 0; s < k; s++)
     last_seen[s] = -1;
@@ -65,35 +67,33 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
       next_in_stream[id] = last_seen[hb->stream[id]];
       last_seen[hb->stream[id]] = id;
     }
+  /* Sync edges grouped by source (in their given order), skipping bad ones. */
   for (int e = 0; e < n_edges; e++)
-    {
-      int from = edges[e][0], to = edges[e][1];
-      if (from < 0 || from >= n || to < 0 || to >= n)
-        continue;
-      if (sync_out[from] == NULL)
-        sync_out[from] = g_array_new (FALSE, FALSE, sizeof (int));
-      g_array_append_val (sync_out[from], to);
-    }
+    if (edges[e][0] >= 0 && edges[e][0] < n && edges[e][1] >= 0 && edges[e][1] < n)
+      sync_start[edges[e][0] + 2]++;
+  for (int i = 0; i < n; i++)
+    sync_start[i + 2] += sync_start[i + 1];
+  for (int e = 0; e < n_edges; e++)
+    if (edges[e][0] >= 0 && edges[e][0] < n && edges[e][1] >= 0 && edges[e][1] < n)
+      sync_to[sync_start[edges[e][0] + 1]++] = edges[e][1];
   hb->reach = g_new (int, (gsize) MAX (n, 1) * k);
   for (int i = n - 1; i >= 0; i--)
     {
       int u = g->order[i], *r = &hb->reach[(gsize) u * k];
       for (int s = 0; s < k; s++)
         r[s] = G_MAXINT;
-      for (int j = -1; j < (sync_out[u] ? (int) sync_out[u]->len : 0); j++)
+      for (int j = sync_start[u] - 1; j < sync_start[u + 1]; j++)
         {
-          int w = j < 0 ? next_in_stream[u] : g_array_index (sync_out[u], int, j);
+          int w = j < sync_start[u] ? next_in_stream[u] : sync_to[j];
+          const int *rw;
           if (w < 0)
             continue;
+          rw = &hb->reach[(gsize) w * k];
           r[hb->stream[w]] = MIN (r[hb->stream[w]], hb->position[w]);
           for (int s = 0; s < k; s++)
-            r[s] = MIN (r[s], hb->reach[(gsize) w * k + s]);
+            r[s] = MIN (r[s], rw[s]);
         }
     }
-  for (int i = 0; i < n; i++)
-    if (sync_out[i])
-      g_array_unref (sync_out[i]);
-  g_free (sync_out);
   return hb;
 }
 
@@ -130,7 +130,8 @@ pv_happens_before_first_after (const PvHappensBefore *hb, int u, int stream)
 int
 pv_happens_before_node_at (const PvHappensBefore *hb, int stream, int position)
 {
-  if (stream < 0 || stream >= hb->n_streams || position < 0 || position >= (int) hb->nodes[stream]->len)
+  if (stream < 0 || stream >= hb->n_streams || position < 0 ||
+      position >= hb->stream_start[stream + 1] - hb->stream_start[stream])
     return -1;
-  return g_array_index (hb->nodes[stream], int, position);
+  return hb->by_position[hb->stream_start[stream] + position];
 }

@@ -1,15 +1,17 @@
 #include "pv-plan-checker.h"
 
 #include "pv-happens-before.h"
+#include "pv-sort.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* One memory object: a value and all its views. */
 typedef struct {
   int root;            /* value id */
   int def_node;        /* -1: exists before the first step (graph input) */
   gboolean to_end;     /* a graph output: read after the last step */
-  int *uses;           /* reading nodes */
+  const guint *uses;   /* reading nodes, ascending (the graph's consumer list, or pv_plan_check's view_uses) */
   int n_uses;
   int def_pos;         /* global order position of def_node, -1 before the first step */
   PvPlacement place;
@@ -60,7 +62,7 @@ ordered_before (const PvHappensBefore *o, const Object *a, const Object *b, cons
     }
   for (int i = 0; i < a->n_uses; i++)
     {
-      int u = a->uses[i];
+      int u = (int) a->uses[i];
       if (u == b->def_node && in_place (a, b, inplace_root))
         continue;
       if (!pv_happens_before (o, u, b->def_node))
@@ -90,18 +92,11 @@ add_violation (GArray *out, PvViolationKind kind, int a, int b, int step_a, int 
   g_array_append_val (out, v);
 }
 
-/* By region, then definition position, then value id. */
 static int
-compare_objects (const void *x, const void *y, void *data)
+compare_guints (const void *x, const void *y)
 {
-  const Object *objects = data;
-  const Object *a = &objects[*(const int *) x], *b = &objects[*(const int *) y];
-
-  if (a->place.region != b->place.region)
-    return a->place.region < b->place.region ? -1 : 1;
-  if (a->def_pos != b->def_pos)
-    return a->def_pos < b->def_pos ? -1 : 1;
-  return a->root - b->root;
+  guint a = *(const guint *) x, b = *(const guint *) y;
+  return (a > b) - (a < b);
 }
 
 static char *
@@ -169,8 +164,8 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
   g_autofree int *root_of = g_new (int, MAX (n, 1));
   g_autofree int *object_index = g_new (int, MAX (n, 1));
   g_autofree int *inplace_root = NULL;
+  g_autofree guint *view_uses = NULL;
   GArray *objects = g_array_new (FALSE, TRUE, sizeof (Object));
-  g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr (PvHappensBefore) order =
     pv_happens_before_new (graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
                            schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
@@ -198,37 +193,54 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
         g_array_append_val (objects, obj);
       }
     }
-  /* Uses and graph outputs of every member. */
+  /* Uses: the nodes reading the object's values (its root and the views of
+   * it), each once, ascending. An object without views that are read has
+   * its root's consumer list; the others get a merged copy in view_uses. */
   {
-    g_autofree int *last_obj = g_new (int, MAX (graph->n_nodes, 1));
-    GArray **uses = g_new0 (GArray *, MAX (objects->len, 1));
-    for (int i = 0; i < graph->n_nodes; i++)
-      last_obj[i] = -1;
-    for (int id = 0; id < graph->n_nodes; id++)
-      {
-        const PvNode *node = &graph->nodes[id];
-        for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
-          {
-            int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
-            int oi = v >= 0 ? object_index[root_of[v]] : -1;
-            if (oi < 0)
-              continue;
-            if (uses[oi] == NULL)
-              uses[oi] = g_array_new (FALSE, FALSE, sizeof (int));
-            if (uses[oi]->len == 0 || g_array_index (uses[oi], int, uses[oi]->len - 1) != id)
-              g_array_append_val (uses[oi], id);
-          }
-      }
+    g_autofree guint *extra = g_new0 (guint, MAX (objects->len, 1));
+    g_autofree gsize *fill = g_new (gsize, MAX (objects->len, 1));
+    gsize total = 0;
+    for (int v = 0; v < n; v++)
+      if (root_of[v] != v && object_index[root_of[v]] >= 0)
+        extra[object_index[root_of[v]]] += graph->values[v].n_consumers;
     for (guint i = 0; i < objects->len; i++)
       {
         Object *obj = &g_array_index (objects, Object, i);
-        if (uses[i])
-          {
-            obj->n_uses = (int) uses[i]->len;
-            obj->uses = (int *) g_array_free (uses[i], FALSE);
-          }
+        guint n_root;
+        obj->uses = pv_graph_value_consumers (graph, obj->root, &n_root);
+        obj->n_uses = (int) n_root;
+        fill[i] = total;
+        total += extra[i] ? n_root + extra[i] : 0;
       }
-    g_free (uses);
+    view_uses = g_new (guint, MAX (total, 1));
+    for (guint i = 0; i < objects->len; i++)
+      if (extra[i])
+        {
+          Object *obj = &g_array_index (objects, Object, i);
+          memcpy (view_uses + fill[i], obj->uses, sizeof (guint) * obj->n_uses);
+          fill[i] += obj->n_uses;
+        }
+    for (int v = 0; v < n; v++)
+      if (root_of[v] != v && object_index[root_of[v]] >= 0 && graph->values[v].n_consumers > 0)
+        {
+          guint n_view;
+          const guint *c = pv_graph_value_consumers (graph, v, &n_view);
+          int oi = object_index[root_of[v]];
+          memcpy (view_uses + fill[oi], c, sizeof (guint) * n_view);
+          fill[oi] += n_view;
+        }
+    for (guint i = 0; i < objects->len; i++)
+      if (extra[i])
+        {
+          Object *obj = &g_array_index (objects, Object, i);
+          guint *u = view_uses + fill[i] - (obj->n_uses + extra[i]), count = obj->n_uses + extra[i], kept = 0;
+          qsort (u, count, sizeof (guint), compare_guints);
+          for (guint k = 0; k < count; k++)
+            if (kept == 0 || u[kept - 1] != u[k])
+              u[kept++] = u[k];
+          obj->uses = u;
+          obj->n_uses = (int) kept;
+        }
     for (int i = 0; i < graph->n_outputs; i++)
       {
         int oi = object_index[root_of[graph->outputs[i]]];
@@ -265,25 +277,30 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
                                         G_GUINT64_FORMAT, graph->values[v].name, required_bytes[v], obj->place.size));
     }
 
-  for (guint i = 0; i < objects->len; i++)
-    if (g_array_index (objects, Object, i).place.region >= 0)
+  /* Placed objects by region, then definition position, then root. */
+  {
+    const Object *objs = (const Object *) objects->data;
+    g_autofree int *sorted = g_new (int, MAX (objects->len, 1));
+    g_autofree int *scratch = g_new (int, MAX (objects->len, 1));
+    g_autofree guint64 *keys = g_new (guint64, MAX (objects->len, 1));
+    int n_sorted = 0;
+    for (int r = 0; r < n; r++)
+      if (object_index[r] >= 0 && objs[object_index[r]].place.region >= 0)
+        {
+          int oi = object_index[r];
+          sorted[n_sorted++] = oi;
+          keys[oi] = (guint64) objs[oi].place.region << 32 | (guint32) (objs[oi].def_pos + 1);
+        }
+    pv_sort_by_key (sorted, n_sorted, keys, scratch);
+    for (int start = 0, end; start < n_sorted; start = end)
       {
-        int idx = (int) i;
-        g_array_append_val (sorted, idx);
+        int region = objs[sorted[start]].place.region;
+        for (end = start; end < n_sorted && objs[sorted[end]].place.region == region; end++)
+          ;
+        sweep_region (order, graph, (Object *) objects->data, sorted + start, end - start, inplace_root, violations);
       }
-  g_qsort_with_data (sorted->data, sorted->len, sizeof (int), compare_objects, objects->data);
-  for (guint start = 0, end; start < sorted->len; start = end)
-    {
-      const Object *objs = (const Object *) objects->data;
-      int region = objs[g_array_index (sorted, int, start)].place.region;
-      for (end = start; end < sorted->len && objs[g_array_index (sorted, int, end)].place.region == region; end++)
-        ;
-      sweep_region (order, graph, (Object *) objects->data, &g_array_index (sorted, int, start), end - start,
-                    inplace_root, violations);
-    }
+  }
 
-  for (guint i = 0; i < objects->len; i++)
-    g_free (g_array_index (objects, Object, i).uses);
   g_array_unref (objects);
 
   result->ok = violations->len == 0;

@@ -1,5 +1,7 @@
 #include "pv-happens-before.h"
 
+#include <string.h>
+
 struct _PvHappensBefore {
   int n_nodes;
   int n_streams;
@@ -40,10 +42,16 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
   hb->n_streams = 1;
   hb->stream = g_new0 (int, MAX (n, 1));
   hb->position = g_new0 (int, MAX (n, 1));
+  /* Without positions, a node's place in graph->order (its order_position,
+   * read from the order: cheaper than a walk over the node table). */
+  if (node_position)
+    memcpy (hb->position, node_position, sizeof (int) * n);
+  else
+    for (int i = 0; i < n; i++)
+      hb->position[g->order[i]] = i;
   for (int i = 0; i < n; i++)
     {
       hb->stream[i] = node_stream ? node_stream[i] : 0;
-      hb->position[i] = node_position ? node_position[i] : g->nodes[i].order_position;
       hb->n_streams = MAX (hb->n_streams, hb->stream[i] + 1);
     }
   k = hb->n_streams;

@@ -116,20 +116,21 @@ describe_conflict (const PvGraph *g, const Object *a, const Object *b, int bad_u
 }
 
 /* One region's objects, in definition order: each against the earlier ones
- * whose bytes it overlaps and that no later object has superseded. */
+ * whose bytes it overlaps and that no later object has superseded (kept in
+ * @active, room for @n). */
 static void
-sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, const int *keys, guint n, const int *inplace_root,
-              GArray *violations)
+sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, const int *keys, int n, const int *inplace_root,
+              int *active, GArray *violations)
 {
-  g_autoptr (GArray) active = g_array_new (FALSE, FALSE, sizeof (int));
+  int n_active = 0;
 
-  for (guint a = 0; a < n; a++)
+  for (int a = 0; a < n; a++)
     {
       Object *b = &objs[keys[a]];
-      guint w = 0;
-      for (guint k = 0; k < active->len; k++)
+      int w = 0;
+      for (int k = 0; k < n_active; k++)
         {
-          Object *prev = &objs[g_array_index (active, int, k)];
+          Object *prev = &objs[active[k]];
           gboolean overlap = prev->place.offset < b->place.offset + b->place.size &&
                              b->place.offset < prev->place.offset + prev->place.size &&
                              prev->place.size > 0 && b->place.size > 0;
@@ -146,10 +147,10 @@ sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, cons
           else if (forward && b->place.offset <= prev->place.offset &&
                    b->place.offset + b->place.size >= prev->place.offset + prev->place.size)
             continue;  /* b covers prev and safely follows it: prev is superseded */
-          g_array_index (active, int, w++) = g_array_index (active, int, k);
+          active[w++] = active[k];
         }
-      g_array_set_size (active, w);
-      g_array_append_val (active, keys[a]);
+      n_active = w;
+      active[n_active++] = keys[a];
     }
 }
 
@@ -165,11 +166,17 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
   g_autofree int *object_index = g_new (int, MAX (n, 1));
   g_autofree int *inplace_root = NULL;
   g_autofree guint *view_uses = NULL;
+  g_autofree int *order_pos = NULL;
   GArray *objects = g_array_new (FALSE, TRUE, sizeof (Object));
   g_autoptr (PvHappensBefore) order =
     pv_happens_before_new (graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
                            schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
 
+  /* Nodes' order positions, from the order itself (a small array, where
+   * reading each node's order_position walks the whole node table). */
+  order_pos = g_new (int, MAX (graph->n_nodes, 1));
+  for (int i = 0; i < graph->n_nodes; i++)
+    order_pos[graph->order[i]] = i;
   for (int v = 0; v < n; v++)
     {
       root_of[v] = object_root (view_source, n, v);
@@ -187,7 +194,7 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
         Object obj = { 0 };
         obj.root = r;
         obj.def_node = graph->values[r].producer;
-        obj.def_pos = obj.def_node >= 0 ? graph->nodes[obj.def_node].order_position : -1;
+        obj.def_pos = obj.def_node >= 0 ? order_pos[obj.def_node] : -1;
         obj.place = placements[r];
         object_index[r] = (int) objects->len;
         g_array_append_val (objects, obj);
@@ -292,12 +299,14 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
           keys[oi] = (guint64) objs[oi].place.region << 32 | (guint32) (objs[oi].def_pos + 1);
         }
     pv_sort_by_key (sorted, n_sorted, keys, scratch);
+    /* scratch: now each sweep's active objects */
     for (int start = 0, end; start < n_sorted; start = end)
       {
         int region = objs[sorted[start]].place.region;
         for (end = start; end < n_sorted && objs[sorted[end]].place.region == region; end++)
           ;
-        sweep_region (order, graph, (Object *) objects->data, sorted + start, end - start, inplace_root, violations);
+        sweep_region (order, graph, (Object *) objects->data, sorted + start, end - start, inplace_root, scratch,
+                      violations);
       }
   }
 

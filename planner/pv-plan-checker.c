@@ -99,6 +99,26 @@ compare_guints (const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
+/* Sorts the @n node ids at @u: a few sorted runs (a value's consumers, then
+ * each view's), mostly four ids or so, where an insertion sort beats
+ * qsort's call overhead; long ones go to qsort. */
+static void
+sort_uses (guint *u, guint n)
+{
+  if (n > 32)
+    {
+      qsort (u, n, sizeof (guint), compare_guints);
+      return;
+    }
+  for (guint i = 1; i < n; i++)
+    {
+      guint x = u[i], j = i;
+      for (; j > 0 && u[j - 1] > x; j--)
+        u[j] = u[j - 1];
+      u[j] = x;
+    }
+}
+
 static char *
 describe_conflict (const PvGraph *g, const Object *a, const Object *b, int bad_use, gboolean cross)
 {
@@ -241,7 +261,7 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
         {
           Object *obj = &g_array_index (objects, Object, i);
           guint *u = view_uses + fill[i] - (obj->n_uses + extra[i]), count = obj->n_uses + extra[i], kept = 0;
-          qsort (u, count, sizeof (guint), compare_guints);
+          sort_uses (u, count);
           for (guint k = 0; k < count; k++)
             if (kept == 0 || u[kept - 1] != u[k])
               u[kept++] = u[k];

@@ -73,6 +73,10 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
         live->def[v] = -1;
         live->use_end[v] = -1;
       }
+  /* Node outputs in step order, and the uses that extend each root's
+   * interval (explicit and implicit inputs), in one walk over the nodes. A
+   * use can only come after its definition in a topological order; were it
+   * before, the definition would reset the interval, as in two passes. */
   for (int step = 0; step < graph->n_nodes; step++)
     {
       const PvNode *node = &graph->nodes[graph->order[step]];
@@ -85,12 +89,6 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
               live->def[v] = live->use_end[v] = step;
             }
         }
-    }
-
-  /* Uses: explicit and implicit inputs extend the root's interval. */
-  for (int step = 0; step < graph->n_nodes; step++)
-    {
-      const PvNode *node = &graph->nodes[graph->order[step]];
       for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
         {
           int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
@@ -119,16 +117,21 @@ pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvH
   int k = pv_happens_before_n_streams (hb);
   g_autofree int *first_after = g_new (int, (gsize) MAX (live->n_values, 1) * k);
   g_autofree int *stream_last = g_new (int, k);
+  g_autofree int *order_pos = NULL;
 
   if (k <= 1)
     return;
+  /* Nodes' order positions, from the order (cheaper than the node table). */
+  order_pos = g_new (int, MAX (graph->n_nodes, 1));
+  for (int i = 0; i < graph->n_nodes; i++)
+    order_pos[graph->order[i]] = i;
   for (gsize i = 0; i < (gsize) live->n_values * k; i++)
     first_after[i] = 0;
   for (int t = 0; t < k; t++)
     {
       stream_last[t] = -1;
       for (int p = 0, node; (node = pv_happens_before_node_at (hb, t, p)) >= 0; p++)
-        stream_last[t] = MAX (stream_last[t], graph->nodes[node].order_position);
+        stream_last[t] = MAX (stream_last[t], order_pos[node]);
     }
   /* Per owner and stream: the first position after its definition and all
    * its readers (a reader of a view reads the owner). */
@@ -156,7 +159,7 @@ pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvH
           int pos = first_after[(gsize) r * k + t];
           int node = pos == G_MAXINT ? -1 : pv_happens_before_node_at (hb, t, pos);
           /* Nothing on t is guaranteed after it: all of t may overlap it. */
-          int limit = node < 0 ? stream_last[t] : graph->nodes[node].order_position - 1;
+          int limit = node < 0 ? stream_last[t] : order_pos[node] - 1;
           end = MAX (end, limit);
         }
       live->use_end[r] = MIN (end, live->n_steps - 1);

@@ -143,15 +143,15 @@ pv_slot_plan_new_for_streams (const PvGraph *graph, const int *view_source, gboo
       if (planned[v] && live->def[v] < 0)
         plan->slot_of[v] = allocate (free_slots, slots, plan->bytes[v]);
     }
-  for (int step = 0; step < live->n_steps; step++)
+  /* Each step's outputs: the owners it defines, which the owner list holds
+   * in step and output order after the graph inputs. */
+  for (int step = 0, i = 0; step < live->n_steps; step++)
     {
-      const PvNode *node = &graph->nodes[graph->order[step]];
-      for (int k = 0; k < node->n_outputs; k++)
-        {
-          int v = node->outputs[k];
-          if (v >= 0 && planned[v] && live->root[v] == v)
-            plan->slot_of[v] = allocate (free_slots, slots, plan->bytes[v]);
-        }
+      for (; i < live->n_owners && live->def[live->owners[i]] < step; i++)
+        ;
+      for (; i < live->n_owners && live->def[live->owners[i]] == step; i++)
+        if (planned[live->owners[i]])
+          plan->slot_of[live->owners[i]] = allocate (free_slots, slots, plan->bytes[live->owners[i]]);
       /* Retire after allocating: a step never reuses its own inputs. */
       for (int r = retire_start[step]; r < retire_start[step + 1]; r++)
         g_array_append_val (free_slots, plan->slot_of[retire_list[r]]);

@@ -24,10 +24,10 @@ typedef struct {
 } Placed;
 
 /* Placed buffers by ascending start, so that the gap search walks them
- * without sorting. */
+ * without sorting. Room for every buffer that may enter it. */
 typedef struct {
   Placed *items;
-  int len, cap;
+  int len;
 } Block;
 
 /* A block's next item in the merge of several blocks' lists. */
@@ -44,6 +44,7 @@ typedef struct {
   int n_blocks;
   Block *touching;        /* per block: placed buffers live at one of its steps */
   Block *starting;        /* per block: placed buffers whose first step is in it */
+  Placed *room;           /* the blocks' items */
   Head *heads;            /* n_blocks: a min-heap on next->start */
   guint64 *offsets;
   int *by_first;          /* buffer indices by first step, then index */
@@ -112,11 +113,6 @@ block_insert (Block *block, const Placed *item)
 {
   int k = block->len;
 
-  if (block->len == block->cap)
-    {
-      block->cap = MAX (8, block->cap * 2);
-      block->items = g_renew (Placed, block->items, block->cap);
-    }
   for (; k > 0 && block->items[k - 1].start > item->start; k--)
     block->items[k] = block->items[k - 1];
   block->items[k] = *item;
@@ -362,8 +358,32 @@ pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
   while (p.block_shift < MAX_BLOCK_SHIFT && ((gint64) 1 << p.block_shift) * MAX (n, 1) < total_steps)
     p.block_shift++;
   p.n_blocks = ((max_step - p.min_step) >> p.block_shift) + 1;
+  /* Each block's lists get room for all the buffers that touch or start in
+   * it, in one allocation. */
   p.touching = g_new0 (Block, p.n_blocks);
   p.starting = g_new0 (Block, p.n_blocks);
+  {
+    gsize room = 0;
+    for (int i = 0; i < n; i++)
+      {
+        int first_block = (buffers[i].first - p.min_step) >> p.block_shift;
+        int last_block = (buffers[i].last - p.min_step) >> p.block_shift;
+        for (int b = first_block; b <= last_block; b++)
+          p.touching[b].len++;
+        p.starting[first_block].len++;
+      }
+    for (int b = 0; b < p.n_blocks; b++)
+      room += p.touching[b].len + p.starting[b].len;
+    p.room = g_new (Placed, MAX (room, 1));
+    room = 0;
+    for (int b = 0; b < p.n_blocks; b++)
+      {
+        p.touching[b].items = p.room + room;
+        room += p.touching[b].len;
+        p.starting[b].items = p.room + room;
+        room += p.starting[b].len;
+      }
+  }
   p.heads = g_new (Head, p.n_blocks);
   p.offsets = g_new0 (guint64, MAX (n, 1));
   p.keys = g_new (guint64, MAX (n, 1));
@@ -414,11 +434,7 @@ pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
   if (n == 0)
     plan->peak_bytes = 0;
 
-  for (int b = 0; b < p.n_blocks; b++)
-    {
-      g_free (p.touching[b].items);
-      g_free (p.starting[b].items);
-    }
+  g_free (p.room);
   g_free (p.touching);
   g_free (p.starting);
   g_free (p.heads);

@@ -37,6 +37,7 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
   g_autofree int *last_seen = NULL;
   g_autofree int *sync_start = g_new0 (int, (gsize) MAX (n, 0) + 2);  /* sync edges by source node */
   g_autofree int *sync_to = g_new (int, MAX (n_edges, 1));
+  g_autofree int *acc = NULL;
 
   hb->n_nodes = n;
   hb->n_streams = 1;
@@ -85,11 +86,14 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
     if (edges[e][0] >= 0 && edges[e][0] < n && edges[e][1] >= 0 && edges[e][1] < n)
       sync_to[sync_start[edges[e][0] + 1]++] = edges[e][1];
   hb->reach = g_new (int, (gsize) MAX (n, 1) * k);
+  acc = g_new (int, k);
   for (int i = n - 1; i >= 0; i--)
     {
-      int u = g->order[i], *r = &hb->reach[(gsize) u * k];
+      int u = g->order[i];
+      /* Minimum over u's successors w (next on its stream, sync targets) of
+       * w itself and reach[w], gathered in acc: it does not alias reach. */
       for (int s = 0; s < k; s++)
-        r[s] = G_MAXINT;
+        acc[s] = G_MAXINT;
       for (int j = sync_start[u] - 1; j < sync_start[u + 1]; j++)
         {
           int w = j < sync_start[u] ? next_in_stream[u] : sync_to[j];
@@ -97,10 +101,12 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
           if (w < 0)
             continue;
           rw = &hb->reach[(gsize) w * k];
-          r[hb->stream[w]] = MIN (r[hb->stream[w]], hb->position[w]);
           for (int s = 0; s < k; s++)
-            r[s] = MIN (r[s], rw[s]);
+            acc[s] = MIN (acc[s], rw[s]);
+          acc[hb->stream[w]] = MIN (acc[hb->stream[w]], hb->position[w]);
         }
+      for (int s = 0; s < k; s++)
+        hb->reach[(gsize) u * k + s] = acc[s];
     }
   return hb;
 }

@@ -187,7 +187,8 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
   g_autofree int *inplace_root = NULL;
   g_autofree guint *view_uses = NULL;
   g_autofree int *order_pos = NULL;
-  GArray *objects = g_array_new (FALSE, TRUE, sizeof (Object));
+  g_autofree Object *objects = g_new (Object, MAX (n, 1));  /* at most one per value */
+  int n_objects = 0;
   g_autoptr (PvHappensBefore) order =
     pv_happens_before_new (graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
                            schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
@@ -198,41 +199,48 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
   for (int i = 0; i < graph->n_nodes; i++)
     order_pos[graph->order[i]] = i;
   for (int v = 0; v < n; v++)
-    {
-      root_of[v] = object_root (view_source, n, v);
-      object_index[v] = -1;
-    }
+    object_index[v] = -1;
 
-  /* Objects: every root with a placement, and every value that needs bytes. */
+  /* Objects: every root with a placement, and every value that needs bytes,
+   * which its object's placement must hold. */
   for (int v = 0; v < n; v++)
     {
-      int r = root_of[v];
-      gboolean placed = placements[r].region >= 0;
-      if (object_index[r] >= 0 || (!placed && (required_bytes == NULL || required_bytes[v] == 0)))
+      int r = root_of[v] = object_root (view_source, n, v);
+      guint64 need = required_bytes ? required_bytes[v] : 0;
+      const Object *obj;
+      if (object_index[r] < 0 && (placements[r].region >= 0 || need > 0))
+        {
+          int def_node = graph->values[r].producer;
+          object_index[r] = n_objects;
+          objects[n_objects++] = (Object) { .root = r, .def_node = def_node,
+                                            .def_pos = def_node >= 0 ? order_pos[def_node] : -1,
+                                            .place = placements[r] };
+        }
+      if (need == 0)
         continue;
-      {
-        Object obj = { 0 };
-        obj.root = r;
-        obj.def_node = graph->values[r].producer;
-        obj.def_pos = obj.def_node >= 0 ? order_pos[obj.def_node] : -1;
-        obj.place = placements[r];
-        object_index[r] = (int) objects->len;
-        g_array_append_val (objects, obj);
-      }
+      obj = &objects[object_index[r]];
+      if (obj->place.region < 0)
+        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
+                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but has no memory",
+                                        graph->values[v].name, need));
+      else if (obj->place.size < need)
+        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
+                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but its memory holds only %"
+                                        G_GUINT64_FORMAT, graph->values[v].name, need, obj->place.size));
     }
   /* Uses: the nodes reading the object's values (its root and the views of
    * it), each once, ascending. An object without views that are read has
    * its root's consumer list; the others get a merged copy in view_uses. */
   {
-    g_autofree guint *extra = g_new0 (guint, MAX (objects->len, 1));
-    g_autofree gsize *fill = g_new (gsize, MAX (objects->len, 1));
+    g_autofree guint *extra = g_new0 (guint, MAX (n_objects, 1));
+    g_autofree gsize *fill = g_new (gsize, MAX (n_objects, 1));
     gsize total = 0;
     for (int v = 0; v < n; v++)
       if (root_of[v] != v && object_index[root_of[v]] >= 0)
         extra[object_index[root_of[v]]] += graph->values[v].n_consumers;
-    for (guint i = 0; i < objects->len; i++)
+    for (int i = 0; i < n_objects; i++)
       {
-        Object *obj = &g_array_index (objects, Object, i);
+        Object *obj = &objects[i];
         guint n_root;
         obj->uses = pv_graph_value_consumers (graph, obj->root, &n_root);
         obj->n_uses = (int) n_root;
@@ -240,10 +248,10 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
         total += extra[i] ? n_root + extra[i] : 0;
       }
     view_uses = g_new (guint, MAX (total, 1));
-    for (guint i = 0; i < objects->len; i++)
+    for (int i = 0; i < n_objects; i++)
       if (extra[i])
         {
-          Object *obj = &g_array_index (objects, Object, i);
+          Object *obj = &objects[i];
           memcpy (view_uses + fill[i], obj->uses, sizeof (guint) * obj->n_uses);
           fill[i] += obj->n_uses;
         }
@@ -256,10 +264,10 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
           memcpy (view_uses + fill[oi], c, sizeof (guint) * n_view);
           fill[oi] += n_view;
         }
-    for (guint i = 0; i < objects->len; i++)
+    for (int i = 0; i < n_objects; i++)
       if (extra[i])
         {
-          Object *obj = &g_array_index (objects, Object, i);
+          Object *obj = &objects[i];
           guint *u = view_uses + fill[i] - (obj->n_uses + extra[i]), count = obj->n_uses + extra[i], kept = 0;
           sort_uses (u, count);
           for (guint k = 0; k < count; k++)
@@ -272,7 +280,7 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
       {
         int oi = object_index[root_of[graph->outputs[i]]];
         if (oi >= 0)
-          g_array_index (objects, Object, oi).to_end = TRUE;
+          objects[oi].to_end = TRUE;
       }
   }
 
@@ -287,29 +295,12 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
           inplace_root[root_of[v]] = root_of[may_inplace_source[v]];
     }
 
-  /* Every value that needs bytes has them, from its object's placement. */
-  for (int v = 0; v < n && required_bytes; v++)
-    {
-      const Object *obj;
-      if (required_bytes[v] == 0)
-        continue;
-      obj = object_index[root_of[v]] >= 0 ? &g_array_index (objects, Object, object_index[root_of[v]]) : NULL;
-      if (obj == NULL || obj->place.region < 0)
-        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
-                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but has no memory",
-                                        graph->values[v].name, required_bytes[v]));
-      else if (obj->place.size < required_bytes[v])
-        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
-                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but its memory holds only %"
-                                        G_GUINT64_FORMAT, graph->values[v].name, required_bytes[v], obj->place.size));
-    }
-
   /* Placed objects by region, then definition position, then root. */
   {
-    const Object *objs = (const Object *) objects->data;
-    g_autofree int *sorted = g_new (int, MAX (objects->len, 1));
-    g_autofree int *scratch = g_new (int, MAX (objects->len, 1));
-    g_autofree guint64 *keys = g_new (guint64, MAX (objects->len, 1));
+    const Object *objs = objects;
+    g_autofree int *sorted = g_new (int, MAX (n_objects, 1));
+    g_autofree int *scratch = g_new (int, MAX (n_objects, 1));
+    g_autofree guint64 *keys = g_new (guint64, MAX (n_objects, 1));
     int n_sorted = 0;
     for (int r = 0; r < n; r++)
       if (object_index[r] >= 0 && objs[object_index[r]].place.region >= 0)
@@ -325,12 +316,10 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
         int region = objs[sorted[start]].place.region;
         for (end = start; end < n_sorted && objs[sorted[end]].place.region == region; end++)
           ;
-        sweep_region (order, graph, (Object *) objects->data, sorted + start, end - start, inplace_root, scratch,
+        sweep_region (order, graph, objects, sorted + start, end - start, inplace_root, scratch,
                       violations);
       }
   }
-
-  g_array_unref (objects);
 
   result->ok = violations->len == 0;
   if (max_violations > 0 && (int) violations->len > max_violations)

@@ -32,17 +32,14 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
                        int n_edges)
 {
   PvHappensBefore *hb = g_new0 (PvHappensBefore, 1);
-  int n = g->n_nodes, k;
-  g_autofree int *next_in_stream = g_new (int, MAX (n, 1));
+  int n = g->n_nodes, k = 1;
   g_autofree int *last_seen = NULL;
   g_autofree int *sync_start = g_new0 (int, (gsize) MAX (n, 0) + 2);  /* sync edges by source node */
   g_autofree int *sync_to = g_new (int, MAX (n_edges, 1));
-  g_autofree int *acc = NULL;
 
   hb->n_nodes = n;
-  hb->n_streams = 1;
   hb->stream = g_new0 (int, MAX (n, 1));
-  hb->position = g_new0 (int, MAX (n, 1));
+  hb->position = g_new (int, MAX (n, 1));
   /* Without positions, a node's place in graph->order (its order_position,
    * read from the order: cheaper than a walk over the node table). */
   if (node_position)
@@ -50,12 +47,13 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
   else
     for (int i = 0; i < n; i++)
       hb->position[g->order[i]] = i;
-  for (int i = 0; i < n; i++)
-    {
-      hb->stream[i] = node_stream ? node_stream[i] : 0;
-      hb->n_streams = MAX (hb->n_streams, hb->stream[i] + 1);
-    }
-  k = hb->n_streams;
+  if (node_stream)
+    for (int i = 0; i < n; i++)
+      {
+        hb->stream[i] = node_stream[i];
+        k = MAX (k, node_stream[i] + 1);
+      }
+  hb->n_streams = k;
   /* Each stream's nodes by position: a stream spans its largest position. */
   hb->stream_start = g_new0 (int, (gsize) k + 1);
   for (int i = 0; i < n; i++)
@@ -67,15 +65,6 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
     hb->by_position[p] = -1;
   for (int i = 0; i < n; i++)
     hb->by_position[hb->stream_start[hb->stream[i]] + hb->position[i]] = i;
-  last_seen = g_new (int, k);
-  for (int s = 0; s < k; s++)
-    last_seen[s] = -1;
-  for (int i = n - 1; i >= 0; i--)
-    {
-      int id = g->order[i];
-      next_in_stream[id] = last_seen[hb->stream[id]];
-      last_seen[hb->stream[id]] = id;
-    }
   /* Sync edges grouped by source (in their given order), skipping bad ones. */
   for (int e = 0; e < n_edges; e++)
     if (edges[e][0] >= 0 && edges[e][0] < n && edges[e][1] >= 0 && edges[e][1] < n)
@@ -86,27 +75,30 @@ pv_happens_before_new (const PvGraph *g, const int *node_stream, const int *node
     if (edges[e][0] >= 0 && edges[e][0] < n && edges[e][1] >= 0 && edges[e][1] < n)
       sync_to[sync_start[edges[e][0] + 1]++] = edges[e][1];
   hb->reach = g_new (int, (gsize) MAX (n, 1) * k);
-  acc = g_new (int, k);
+  last_seen = g_new (int, k);  /* per stream: the node after, in the order */
+  for (int s = 0; s < k; s++)
+    last_seen[s] = -1;
   for (int i = n - 1; i >= 0; i--)
     {
-      int u = g->order[i];
-      /* Minimum over u's successors w (next on its stream, sync targets) of
-       * w itself and reach[w], gathered in acc: it does not alias reach. */
+      int u = g->order[i], next = last_seen[hb->stream[u]];
+      /* Per stream, the minimum over u's successors w (the next node on its
+       * stream, its sync targets) of w's position and reach[w]: one stream
+       * at a time, so that the minimum stays in a register. */
       for (int s = 0; s < k; s++)
-        acc[s] = G_MAXINT;
-      for (int j = sync_start[u] - 1; j < sync_start[u + 1]; j++)
         {
-          int w = j < sync_start[u] ? next_in_stream[u] : sync_to[j];
-          const int *rw;
-          if (w < 0)
-            continue;
-          rw = &hb->reach[(gsize) w * k];
-          for (int s = 0; s < k; s++)
-            acc[s] = MIN (acc[s], rw[s]);
-          acc[hb->stream[w]] = MIN (acc[hb->stream[w]], hb->position[w]);
+          int m = G_MAXINT;
+          for (int j = sync_start[u] - 1; j < sync_start[u + 1]; j++)
+            {
+              int w = j < sync_start[u] ? next : sync_to[j];
+              if (w < 0)
+                continue;
+              m = MIN (m, hb->reach[(gsize) w * k + s]);
+              if (hb->stream[w] == s)
+                m = MIN (m, hb->position[w]);
+            }
+          hb->reach[(gsize) u * k + s] = m;
         }
-      for (int s = 0; s < k; s++)
-        hb->reach[(gsize) u * k + s] = acc[s];
+      last_seen[hb->stream[u]] = u;
     }
   return hb;
 }

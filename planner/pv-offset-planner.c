@@ -86,6 +86,7 @@ pv_buffers_load (const PvBufferLife *buffers, int n, guint64 alignment)
   return (guint64) best;
 }
 
+/* Moves heads[@k] down until the heap on next->start holds again. */
 static void
 heap_sift_down (Head *heads, int n_heads, int k)
 {
@@ -141,7 +142,7 @@ gap_search_visit (GapSearch *s, const Placed *q)
 
   s->best_gap = better ? gap : s->best_gap;
   s->best_offset = better ? s->cursor : s->best_offset;
-  s->cursor = live & (q->end > s->cursor) ? q->end : s->cursor;
+  s->cursor = (live & (q->end > s->cursor)) ? q->end : s->cursor;
   return better & (gap == s->need);
 }
 
@@ -224,7 +225,6 @@ pack (Packer *p, const int *order, guint64 bound)
  * the index (for determinism). They are built with stable sorts on one key
  * at a time (pv_sort_by_key), least significant first, from the order by
  * first step and index. */
-
 typedef enum {
   KEY_SIZE,      /* largest first */
   KEY_DURATION,  /* longest first */
@@ -251,8 +251,8 @@ order_by (Packer *p, OrderKey key, int *order)
         case KEY_AREA:
           p->keys[i] = ~pv_sort_key_double ((double) p->sizes[i] * (b->last - b->first + 1));
           break;
+        case KEY_SIZE:  /* done above */
         case KEY_START:
-        case KEY_SIZE:
           p->keys[i] = pv_sort_key_int (b->first);
           break;
         }

@@ -137,7 +137,7 @@ test_matches_walk (void)
 
   for (int round = 0; round < 400; round++)
     {
-      g_autoptr (GHashTable) sizes = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GHashTable) sizes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       g_autofree int *views = NULL;
       g_autoptr (PvModel) m = pv_random_graph_new (rand, sizes, &views);
       const PvGraph *g = m->graph;

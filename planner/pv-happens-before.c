@@ -133,6 +133,12 @@ pv_happens_before_first_after (const PvHappensBefore *hb, int u, int stream)
   return hb->reach[(gsize) u * hb->n_streams + stream];
 }
 
+const int *
+pv_happens_before_first_after_row (const PvHappensBefore *hb, int u)
+{
+  return &hb->reach[(gsize) u * hb->n_streams];
+}
+
 int
 pv_happens_before_node_at (const PvHappensBefore *hb, int stream, int position)
 {

@@ -164,9 +164,9 @@ pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvH
       consumers = pv_graph_value_consumers (graph, v, &n_consumers);
       for (int c = graph->values[v].producer >= 0 ? -1 : 0; c < (int) n_consumers; c++)
         {
-          int node = c < 0 ? graph->values[v].producer : (int) consumers[c];
+          const int *row = pv_happens_before_first_after_row (hb, c < 0 ? graph->values[v].producer : (int) consumers[c]);
           for (int t = 0; t < k; t++)
-            after[t] = MAX (after[t], pv_happens_before_first_after (hb, node, t));
+            after[t] = MAX (after[t], row[t]);
         }
     }
   for (int i = 0; i < live->n_owners; i++)

@@ -117,6 +117,7 @@ test_matches_search (void)
                 if (seen[d] && stream[d] == s)
                   first = MIN (first, position[d]);
               g_assert_cmpint (pv_happens_before_first_after (hb, u, s), ==, first);
+              g_assert_cmpint (pv_happens_before_first_after_row (hb, u)[s], ==, first);
             }
           g_assert_true (pv_happens_before (hb, -1, u));
           g_assert_false (pv_happens_before (hb, u, -1));

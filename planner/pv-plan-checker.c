@@ -210,10 +210,13 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
       const Object *obj;
       if (object_index[r] < 0 && (placements[r].region >= 0 || need > 0))
         {
-          int def_node = graph->values[r].producer;
+          const PvValue *root = &graph->values[r];
           object_index[r] = n_objects;
-          objects[n_objects++] = (Object) { .root = r, .def_node = def_node,
-                                            .def_pos = def_node >= 0 ? order_pos[def_node] : -1,
+          /* Uses: the root's consumers, until views add theirs (below). */
+          objects[n_objects++] = (Object) { .root = r, .def_node = root->producer,
+                                            .def_pos = root->producer >= 0 ? order_pos[root->producer] : -1,
+                                            .uses = graph->consumer_ids + root->consumers_start,
+                                            .n_uses = (int) root->n_consumers,
                                             .place = placements[r] };
         }
       if (need == 0)
@@ -229,7 +232,7 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
                                         G_GUINT64_FORMAT, graph->values[v].name, need, obj->place.size));
     }
   /* Uses: the nodes reading the object's values (its root and the views of
-   * it), each once, ascending. An object without views that are read has
+   * it), each once, ascending. An object without views that are read keeps
    * its root's consumer list; the others get a merged copy in view_uses. */
   {
     g_autofree guint *extra = g_new0 (guint, MAX (n_objects, 1));
@@ -240,12 +243,8 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
         extra[object_index[root_of[v]]] += graph->values[v].n_consumers;
     for (int i = 0; i < n_objects; i++)
       {
-        Object *obj = &objects[i];
-        guint n_root;
-        obj->uses = pv_graph_value_consumers (graph, obj->root, &n_root);
-        obj->n_uses = (int) n_root;
         fill[i] = total;
-        total += extra[i] ? n_root + extra[i] : 0;
+        total += extra[i] ? objects[i].n_uses + extra[i] : 0;
       }
     view_uses = g_new (guint, MAX (total, 1));
     for (int i = 0; i < n_objects; i++)
@@ -258,11 +257,10 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
     for (int v = 0; v < n; v++)
       if (root_of[v] != v && object_index[root_of[v]] >= 0 && graph->values[v].n_consumers > 0)
         {
-          guint n_view;
-          const guint *c = pv_graph_value_consumers (graph, v, &n_view);
+          const PvValue *view = &graph->values[v];
           int oi = object_index[root_of[v]];
-          memcpy (view_uses + fill[oi], c, sizeof (guint) * n_view);
-          fill[oi] += n_view;
+          memcpy (view_uses + fill[oi], graph->consumer_ids + view->consumers_start, sizeof (guint) * view->n_consumers);
+          fill[oi] += view->n_consumers;
         }
     for (int i = 0; i < n_objects; i++)
       if (extra[i])

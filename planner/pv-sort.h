@@ -11,8 +11,9 @@ G_BEGIN_DECLS
 /* Sorts @order, @n distinct indices into @keys, by @keys[index], ascending;
  * equal keys keep their order in @order (so sorting by the least
  * significant key first and the most significant last gives a
- * lexicographic order). Linear time: an LSD radix sort, one byte at a time,
- * over the bytes in which the keys differ. @scratch holds @n ints. */
+ * lexicographic order). Linear time: an LSD radix sort over the bits in
+ * which the keys differ, in digits of up to 11 bits. @scratch holds @n
+ * ints. */
 void pv_sort_by_key (int *order, int n, const guint64 *keys, int *scratch);
 
 /* Keys whose ascending order is that of the value (signed, or a double

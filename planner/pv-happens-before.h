@@ -26,7 +26,11 @@ int pv_happens_before_stream (const PvHappensBefore *hb, int node);
 gboolean pv_happens_before (const PvHappensBefore *hb, int u, int d);
 /* The first position on @stream that @u happens-before, G_MAXINT if none. */
 int pv_happens_before_first_after (const PvHappensBefore *hb, int u, int stream);
-/* The node at @position on @stream, -1 past its end. */
+/* The same for every stream at once: pv_happens_before_n_streams() entries,
+ * owned by @hb (@u is a node, not -1). */
+const int *pv_happens_before_first_after_row (const PvHappensBefore *hb, int u);
+/* The node at @position on @stream; -1 past its end, or at a position no
+ * node has (node_position left gaps). */
 int pv_happens_before_node_at (const PvHappensBefore *hb, int stream, int position);
 
 G_END_DECLS

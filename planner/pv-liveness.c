@@ -38,6 +38,7 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
 {
   PvLiveness *live = g_new0 (PvLiveness, 1);
   int n = graph->n_values, last_step = graph->n_nodes - 1;
+  g_autofree int *order_pos = NULL, *step_begin = NULL, *fill = NULL;
 
   live->n_values = n;
   live->n_steps = graph->n_nodes;
@@ -73,31 +74,46 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
         live->def[v] = -1;
         live->use_end[v] = -1;
       }
+  /* Node outputs that own a buffer, by step and, within a step, by output
+   * position: a counting sort by the producer's step (read from the small
+   * order arrays rather than a walk over the node table). */
+  order_pos = g_new (int, MAX (graph->n_nodes, 1));
+  for (int i = 0; i < graph->n_nodes; i++)
+    order_pos[graph->order[i]] = i;
+  step_begin = g_new0 (int, graph->n_nodes + 1);
+  for (int v = 0; v < n; v++)
+    if (live->root[v] == v && graph->values[v].producer >= 0)
+      step_begin[order_pos[graph->values[v].producer] + 1]++;
   for (int step = 0; step < graph->n_nodes; step++)
-    {
-      const PvNode *node = &graph->nodes[graph->order[step]];
-      for (int k = 0; k < node->n_outputs; k++)
+    step_begin[step + 1] += step_begin[step];
+  fill = g_memdup2 (step_begin, sizeof (int) * (graph->n_nodes + 1));
+  {
+    int *outputs = live->owners + live->n_owners;
+    for (int v = 0; v < n; v++)
+      if (live->root[v] == v && graph->values[v].producer >= 0)
         {
-          int v = node->outputs[k];
-          if (v >= 0 && live->root[v] == v)
-            {
-              live->owners[live->n_owners++] = v;
-              live->def[v] = live->use_end[v] = step;
-            }
+          int step = order_pos[graph->values[v].producer], k = fill[step]++;
+          for (; k > step_begin[step] &&
+                 graph->values[outputs[k - 1]].producer_output > graph->values[v].producer_output; k--)
+            outputs[k] = outputs[k - 1];
+          outputs[k] = v;
+          live->def[v] = live->use_end[v] = step;
         }
-    }
-
-  /* Uses: explicit and implicit inputs extend the root's interval. */
-  for (int step = 0; step < graph->n_nodes; step++)
+    live->n_owners += step_begin[graph->n_nodes];
+  }
+  /* Uses extend the root's interval: the consumers (explicit and implicit
+   * readers) of the root and of every view of it. A use before the
+   * definition (no topological order has one) leaves it unchanged. */
+  for (int v = 0; v < n; v++)
     {
-      const PvNode *node = &graph->nodes[graph->order[step]];
-      for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
-        {
-          int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
-          int r = v >= 0 ? live->root[v] : -1;
-          if (r >= 0 && live->use_end[r] < step)
-            live->use_end[r] = step;
-        }
+      int r = live->root[v];
+      guint n_consumers;
+      const guint *consumers;
+      if (r < 0)
+        continue;
+      consumers = pv_graph_value_consumers (graph, v, &n_consumers);
+      for (guint c = 0; c < n_consumers; c++)
+        live->use_end[r] = MAX (live->use_end[r], order_pos[consumers[c]]);
     }
   /* Graph outputs (or their views) are read after the last step. */
   for (int i = 0; i < graph->n_outputs; i++)
@@ -119,33 +135,38 @@ pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvH
   int k = pv_happens_before_n_streams (hb);
   g_autofree int *first_after = g_new (int, (gsize) MAX (live->n_values, 1) * k);
   g_autofree int *stream_last = g_new (int, k);
+  g_autofree int *order_pos = NULL;
 
   if (k <= 1)
     return;
+  /* Nodes' order positions, from the order (cheaper than the node table). */
+  order_pos = g_new (int, MAX (graph->n_nodes, 1));
+  for (int i = 0; i < graph->n_nodes; i++)
+    order_pos[graph->order[i]] = i;
   for (gsize i = 0; i < (gsize) live->n_values * k; i++)
     first_after[i] = 0;
   for (int t = 0; t < k; t++)
     {
       stream_last[t] = -1;
       for (int p = 0, node; (node = pv_happens_before_node_at (hb, t, p)) >= 0; p++)
-        stream_last[t] = MAX (stream_last[t], graph->nodes[node].order_position);
+        stream_last[t] = MAX (stream_last[t], order_pos[node]);
     }
   /* Per owner and stream: the first position after its definition and all
-   * its readers (a reader of a view reads the owner). */
-  for (int id = 0; id < graph->n_nodes; id++)
+   * its readers (a reader of a view reads the owner): over the producer and
+   * the consumers of every value. */
+  for (int v = 0; v < live->n_values; v++)
     {
-      const PvNode *node = &graph->nodes[id];
-      for (int k2 = 0; k2 < node->n_inputs + node->n_implicit_inputs + node->n_outputs; k2++)
+      int r = live->root[v], *after = &first_after[(gsize) MAX (r, 0) * k];
+      guint n_consumers;
+      const guint *consumers;
+      if (r < 0)
+        continue;
+      consumers = pv_graph_value_consumers (graph, v, &n_consumers);
+      for (int c = graph->values[v].producer >= 0 ? -1 : 0; c < (int) n_consumers; c++)
         {
-          int v = k2 < node->n_inputs ? node->inputs[k2]
-                  : k2 < node->n_inputs + node->n_implicit_inputs ? node->implicit_inputs[k2 - node->n_inputs]
-                  : node->outputs[k2 - node->n_inputs - node->n_implicit_inputs];
-          int r = v >= 0 ? live->root[v] : -1;
-          if (r < 0)
-            continue;
+          const int *row = pv_happens_before_first_after_row (hb, c < 0 ? graph->values[v].producer : (int) consumers[c]);
           for (int t = 0; t < k; t++)
-            first_after[(gsize) r * k + t] =
-              MAX (first_after[(gsize) r * k + t], pv_happens_before_first_after (hb, id, t));
+            after[t] = MAX (after[t], row[t]);
         }
     }
   for (int i = 0; i < live->n_owners; i++)
@@ -156,7 +177,7 @@ pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvH
           int pos = first_after[(gsize) r * k + t];
           int node = pos == G_MAXINT ? -1 : pv_happens_before_node_at (hb, t, pos);
           /* Nothing on t is guaranteed after it: all of t may overlap it. */
-          int limit = node < 0 ? stream_last[t] : graph->nodes[node].order_position - 1;
+          int limit = node < 0 ? stream_last[t] : order_pos[node] - 1;
           end = MAX (end, limit);
         }
       live->use_end[r] = MIN (end, live->n_steps - 1);

@@ -1,15 +1,17 @@
 #include "pv-plan-checker.h"
 
 #include "pv-happens-before.h"
+#include "pv-sort.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* One memory object: a value and all its views. */
 typedef struct {
   int root;            /* value id */
   int def_node;        /* -1: exists before the first step (graph input) */
   gboolean to_end;     /* a graph output: read after the last step */
-  int *uses;           /* reading nodes */
+  const guint *uses;   /* reading nodes, ascending (the graph's consumer list, or pv_plan_check's view_uses) */
   int n_uses;
   int def_pos;         /* global order position of def_node, -1 before the first step */
   PvPlacement place;
@@ -60,7 +62,7 @@ ordered_before (const PvHappensBefore *o, const Object *a, const Object *b, cons
     }
   for (int i = 0; i < a->n_uses; i++)
     {
-      int u = a->uses[i];
+      int u = (int) a->uses[i];
       if (u == b->def_node && in_place (a, b, inplace_root))
         continue;
       if (!pv_happens_before (o, u, b->def_node))
@@ -90,18 +92,31 @@ add_violation (GArray *out, PvViolationKind kind, int a, int b, int step_a, int 
   g_array_append_val (out, v);
 }
 
-/* By region, then definition position, then value id. */
 static int
-compare_objects (const void *x, const void *y, void *data)
+compare_guints (const void *x, const void *y)
 {
-  const Object *objects = data;
-  const Object *a = &objects[*(const int *) x], *b = &objects[*(const int *) y];
+  guint a = *(const guint *) x, b = *(const guint *) y;
+  return (a > b) - (a < b);
+}
 
-  if (a->place.region != b->place.region)
-    return a->place.region < b->place.region ? -1 : 1;
-  if (a->def_pos != b->def_pos)
-    return a->def_pos < b->def_pos ? -1 : 1;
-  return a->root - b->root;
+/* Sorts the @n node ids at @u: a few sorted runs (a value's consumers, then
+ * each view's), mostly four ids or so, where an insertion sort beats
+ * qsort's call overhead; long ones go to qsort. */
+static void
+sort_uses (guint *u, guint n)
+{
+  if (n > 32)
+    {
+      qsort (u, n, sizeof (guint), compare_guints);
+      return;
+    }
+  for (guint i = 1; i < n; i++)
+    {
+      guint x = u[i], j = i;
+      for (; j > 0 && u[j - 1] > x; j--)
+        u[j] = u[j - 1];
+      u[j] = x;
+    }
 }
 
 static char *
@@ -121,20 +136,21 @@ describe_conflict (const PvGraph *g, const Object *a, const Object *b, int bad_u
 }
 
 /* One region's objects, in definition order: each against the earlier ones
- * whose bytes it overlaps and that no later object has superseded. */
+ * whose bytes it overlaps and that no later object has superseded (kept in
+ * @active, room for @n). */
 static void
-sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, const int *keys, guint n, const int *inplace_root,
-              GArray *violations)
+sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, const int *keys, int n, const int *inplace_root,
+              int *active, GArray *violations)
 {
-  g_autoptr (GArray) active = g_array_new (FALSE, FALSE, sizeof (int));
+  int n_active = 0;
 
-  for (guint a = 0; a < n; a++)
+  for (int a = 0; a < n; a++)
     {
       Object *b = &objs[keys[a]];
-      guint w = 0;
-      for (guint k = 0; k < active->len; k++)
+      int w = 0;
+      for (int k = 0; k < n_active; k++)
         {
-          Object *prev = &objs[g_array_index (active, int, k)];
+          Object *prev = &objs[active[k]];
           gboolean overlap = prev->place.offset < b->place.offset + b->place.size &&
                              b->place.offset < prev->place.offset + prev->place.size &&
                              prev->place.size > 0 && b->place.size > 0;
@@ -151,10 +167,10 @@ sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, cons
           else if (forward && b->place.offset <= prev->place.offset &&
                    b->place.offset + b->place.size >= prev->place.offset + prev->place.size)
             continue;  /* b covers prev and safely follows it: prev is superseded */
-          g_array_index (active, int, w++) = g_array_index (active, int, k);
+          active[w++] = active[k];
         }
-      g_array_set_size (active, w);
-      g_array_append_val (active, keys[a]);
+      n_active = w;
+      active[n_active++] = keys[a];
     }
 }
 
@@ -169,71 +185,100 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
   g_autofree int *root_of = g_new (int, MAX (n, 1));
   g_autofree int *object_index = g_new (int, MAX (n, 1));
   g_autofree int *inplace_root = NULL;
-  GArray *objects = g_array_new (FALSE, TRUE, sizeof (Object));
-  g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree guint *view_uses = NULL;
+  g_autofree int *order_pos = NULL;
+  g_autofree Object *objects = g_new (Object, MAX (n, 1));  /* at most one per value */
+  int n_objects = 0;
   g_autoptr (PvHappensBefore) order =
     pv_happens_before_new (graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
                            schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
 
+  /* Nodes' order positions, from the order itself (a small array, where
+   * reading each node's order_position walks the whole node table). */
+  order_pos = g_new (int, MAX (graph->n_nodes, 1));
+  for (int i = 0; i < graph->n_nodes; i++)
+    order_pos[graph->order[i]] = i;
   for (int v = 0; v < n; v++)
-    {
-      root_of[v] = object_root (view_source, n, v);
-      object_index[v] = -1;
-    }
+    object_index[v] = -1;
 
-  /* Objects: every root with a placement, and every value that needs bytes. */
+  /* Objects: every root with a placement, and every value that needs bytes,
+   * which its object's placement must hold. */
   for (int v = 0; v < n; v++)
     {
-      int r = root_of[v];
-      gboolean placed = placements[r].region >= 0;
-      if (object_index[r] >= 0 || (!placed && (required_bytes == NULL || required_bytes[v] == 0)))
+      int r = root_of[v] = object_root (view_source, n, v);
+      guint64 need = required_bytes ? required_bytes[v] : 0;
+      const Object *obj;
+      if (object_index[r] < 0 && (placements[r].region >= 0 || need > 0))
+        {
+          const PvValue *root = &graph->values[r];
+          object_index[r] = n_objects;
+          /* Uses: the root's consumers, until views add theirs (below). */
+          objects[n_objects++] = (Object) { .root = r, .def_node = root->producer,
+                                            .def_pos = root->producer >= 0 ? order_pos[root->producer] : -1,
+                                            .uses = graph->consumer_ids + root->consumers_start,
+                                            .n_uses = (int) root->n_consumers,
+                                            .place = placements[r] };
+        }
+      if (need == 0)
         continue;
-      {
-        Object obj = { 0 };
-        obj.root = r;
-        obj.def_node = graph->values[r].producer;
-        obj.def_pos = obj.def_node >= 0 ? graph->nodes[obj.def_node].order_position : -1;
-        obj.place = placements[r];
-        object_index[r] = (int) objects->len;
-        g_array_append_val (objects, obj);
-      }
+      obj = &objects[object_index[r]];
+      if (obj->place.region < 0)
+        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
+                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but has no memory",
+                                        graph->values[v].name, need));
+      else if (obj->place.size < need)
+        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
+                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but its memory holds only %"
+                                        G_GUINT64_FORMAT, graph->values[v].name, need, obj->place.size));
     }
-  /* Uses and graph outputs of every member. */
+  /* Uses: the nodes reading the object's values (its root and the views of
+   * it), each once, ascending. An object without views that are read keeps
+   * its root's consumer list; the others get a merged copy in view_uses. */
   {
-    g_autofree int *last_obj = g_new (int, MAX (graph->n_nodes, 1));
-    GArray **uses = g_new0 (GArray *, MAX (objects->len, 1));
-    for (int i = 0; i < graph->n_nodes; i++)
-      last_obj[i] = -1;
-    for (int id = 0; id < graph->n_nodes; id++)
+    g_autofree guint *extra = g_new0 (guint, MAX (n_objects, 1));
+    g_autofree gsize *fill = g_new (gsize, MAX (n_objects, 1));
+    gsize total = 0;
+    for (int v = 0; v < n; v++)
+      if (root_of[v] != v && object_index[root_of[v]] >= 0)
+        extra[object_index[root_of[v]]] += graph->values[v].n_consumers;
+    for (int i = 0; i < n_objects; i++)
       {
-        const PvNode *node = &graph->nodes[id];
-        for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
-          {
-            int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
-            int oi = v >= 0 ? object_index[root_of[v]] : -1;
-            if (oi < 0)
-              continue;
-            if (uses[oi] == NULL)
-              uses[oi] = g_array_new (FALSE, FALSE, sizeof (int));
-            if (uses[oi]->len == 0 || g_array_index (uses[oi], int, uses[oi]->len - 1) != id)
-              g_array_append_val (uses[oi], id);
-          }
+        fill[i] = total;
+        total += extra[i] ? objects[i].n_uses + extra[i] : 0;
       }
-    for (guint i = 0; i < objects->len; i++)
-      {
-        Object *obj = &g_array_index (objects, Object, i);
-        if (uses[i])
-          {
-            obj->n_uses = (int) uses[i]->len;
-            obj->uses = (int *) g_array_free (uses[i], FALSE);
-          }
-      }
-    g_free (uses);
+    view_uses = g_new (guint, MAX (total, 1));
+    for (int i = 0; i < n_objects; i++)
+      if (extra[i])
+        {
+          Object *obj = &objects[i];
+          memcpy (view_uses + fill[i], obj->uses, sizeof (guint) * obj->n_uses);
+          fill[i] += obj->n_uses;
+        }
+    for (int v = 0; v < n; v++)
+      if (root_of[v] != v && object_index[root_of[v]] >= 0 && graph->values[v].n_consumers > 0)
+        {
+          const PvValue *view = &graph->values[v];
+          int oi = object_index[root_of[v]];
+          memcpy (view_uses + fill[oi], graph->consumer_ids + view->consumers_start, sizeof (guint) * view->n_consumers);
+          fill[oi] += view->n_consumers;
+        }
+    for (int i = 0; i < n_objects; i++)
+      if (extra[i])
+        {
+          Object *obj = &objects[i];
+          guint *u = view_uses + fill[i] - (obj->n_uses + extra[i]), count = obj->n_uses + extra[i], kept = 0;
+          sort_uses (u, count);
+          for (guint k = 0; k < count; k++)
+            if (kept == 0 || u[kept - 1] != u[k])
+              u[kept++] = u[k];
+          obj->uses = u;
+          obj->n_uses = (int) kept;
+        }
     for (int i = 0; i < graph->n_outputs; i++)
       {
         int oi = object_index[root_of[graph->outputs[i]]];
         if (oi >= 0)
-          g_array_index (objects, Object, oi).to_end = TRUE;
+          objects[oi].to_end = TRUE;
       }
   }
 
@@ -248,43 +293,31 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
           inplace_root[root_of[v]] = root_of[may_inplace_source[v]];
     }
 
-  /* Every value that needs bytes has them, from its object's placement. */
-  for (int v = 0; v < n && required_bytes; v++)
-    {
-      const Object *obj;
-      if (required_bytes[v] == 0)
-        continue;
-      obj = object_index[root_of[v]] >= 0 ? &g_array_index (objects, Object, object_index[root_of[v]]) : NULL;
-      if (obj == NULL || obj->place.region < 0)
-        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
-                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but has no memory",
-                                        graph->values[v].name, required_bytes[v]));
-      else if (obj->place.size < required_bytes[v])
-        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
-                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but its memory holds only %"
-                                        G_GUINT64_FORMAT, graph->values[v].name, required_bytes[v], obj->place.size));
-    }
-
-  for (guint i = 0; i < objects->len; i++)
-    if (g_array_index (objects, Object, i).place.region >= 0)
+  /* Placed objects by region, then definition position, then root. */
+  {
+    const Object *objs = objects;
+    g_autofree int *sorted = g_new (int, MAX (n_objects, 1));
+    g_autofree int *scratch = g_new (int, MAX (n_objects, 1));
+    g_autofree guint64 *keys = g_new (guint64, MAX (n_objects, 1));
+    int n_sorted = 0;
+    for (int r = 0; r < n; r++)
+      if (object_index[r] >= 0 && objs[object_index[r]].place.region >= 0)
+        {
+          int oi = object_index[r];
+          sorted[n_sorted++] = oi;
+          keys[oi] = (guint64) objs[oi].place.region << 32 | (guint32) (objs[oi].def_pos + 1);
+        }
+    pv_sort_by_key (sorted, n_sorted, keys, scratch);
+    /* scratch: now each sweep's active objects */
+    for (int start = 0, end; start < n_sorted; start = end)
       {
-        int idx = (int) i;
-        g_array_append_val (sorted, idx);
+        int region = objs[sorted[start]].place.region;
+        for (end = start; end < n_sorted && objs[sorted[end]].place.region == region; end++)
+          ;
+        sweep_region (order, graph, objects, sorted + start, end - start, inplace_root, scratch,
+                      violations);
       }
-  g_qsort_with_data (sorted->data, sorted->len, sizeof (int), compare_objects, objects->data);
-  for (guint start = 0, end; start < sorted->len; start = end)
-    {
-      const Object *objs = (const Object *) objects->data;
-      int region = objs[g_array_index (sorted, int, start)].place.region;
-      for (end = start; end < sorted->len && objs[g_array_index (sorted, int, end)].place.region == region; end++)
-        ;
-      sweep_region (order, graph, (Object *) objects->data, &g_array_index (sorted, int, start), end - start,
-                    inplace_root, violations);
-    }
-
-  for (guint i = 0; i < objects->len; i++)
-    g_free (g_array_index (objects, Object, i).uses);
-  g_array_unref (objects);
+  }
 
   result->ok = violations->len == 0;
   if (max_violations > 0 && (int) violations->len > max_violations)

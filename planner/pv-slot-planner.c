@@ -23,32 +23,32 @@ compare_ints (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
-/* Best fit among free slots: smallest capacity >= need, then smallest id.
- * Returns the index in @free, or -1. */
-static int
-best_fit (const GArray *free_slots, const PvSlot *slots, guint64 need)
+/* Free slots are kept by capacity, then id: the best fit (smallest
+ * capacity >= need, then smallest id) is the first that fits. Returns its
+ * index in @free_slots, or free_slots->len when none fits. */
+static guint
+first_fit (const GArray *free_slots, const PvSlot *slots, guint64 need)
 {
-  int best = -1;
+  guint lo = 0, hi = free_slots->len;
 
-  for (guint i = 0; i < free_slots->len; i++)
+  while (lo < hi)
     {
-      const PvSlot *s = &slots[g_array_index (free_slots, int, i)];
-      const PvSlot *b = best >= 0 ? &slots[g_array_index (free_slots, int, best)] : NULL;
-      if (s->capacity < need)
-        continue;
-      if (b == NULL || s->capacity < b->capacity || (s->capacity == b->capacity && s->id < b->id))
-        best = (int) i;
+      guint mid = (lo + hi) / 2;
+      if (slots[g_array_index (free_slots, int, mid)].capacity < need)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-  return best;
+  return lo;
 }
 
 static int
 allocate (GArray *free_slots, GArray *slots, guint64 need)
 {
-  int index = best_fit (free_slots, (const PvSlot *) slots->data, need);
+  guint index = first_fit (free_slots, (const PvSlot *) slots->data, need);
   PvSlot slot;
 
-  if (index >= 0)
+  if (index < free_slots->len)
     {
       int id = g_array_index (free_slots, int, index);
       g_array_remove_index (free_slots, index);
@@ -58,6 +58,25 @@ allocate (GArray *free_slots, GArray *slots, guint64 need)
   slot.capacity = need;
   g_array_append_val (slots, slot);
   return slot.id;
+}
+
+/* Returns slot @id to @free_slots, in capacity-then-id order. */
+static void
+release (GArray *free_slots, const GArray *slots, int id)
+{
+  const PvSlot *all = (const PvSlot *) slots->data;
+  guint lo = 0, hi = free_slots->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const PvSlot *s = &all[g_array_index (free_slots, int, mid)];
+      if (s->capacity < all[id].capacity || (s->capacity == all[id].capacity && s->id < id))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_array_insert_val (free_slots, lo, id);
 }
 
 PvSlotPlan *
@@ -143,18 +162,18 @@ pv_slot_plan_new_for_streams (const PvGraph *graph, const int *view_source, gboo
       if (planned[v] && live->def[v] < 0)
         plan->slot_of[v] = allocate (free_slots, slots, plan->bytes[v]);
     }
-  for (int step = 0; step < live->n_steps; step++)
+  /* Each step's outputs: the owners it defines, which the owner list holds
+   * in step and output order after the graph inputs. */
+  for (int step = 0, i = 0; step < live->n_steps; step++)
     {
-      const PvNode *node = &graph->nodes[graph->order[step]];
-      for (int k = 0; k < node->n_outputs; k++)
-        {
-          int v = node->outputs[k];
-          if (v >= 0 && planned[v] && live->root[v] == v)
-            plan->slot_of[v] = allocate (free_slots, slots, plan->bytes[v]);
-        }
+      for (; i < live->n_owners && live->def[live->owners[i]] < step; i++)
+        ;
+      for (; i < live->n_owners && live->def[live->owners[i]] == step; i++)
+        if (planned[live->owners[i]])
+          plan->slot_of[live->owners[i]] = allocate (free_slots, slots, plan->bytes[live->owners[i]]);
       /* Retire after allocating: a step never reuses its own inputs. */
       for (int r = retire_start[step]; r < retire_start[step + 1]; r++)
-        g_array_append_val (free_slots, plan->slot_of[retire_list[r]]);
+        release (free_slots, slots, plan->slot_of[retire_list[r]]);
     }
 
   plan->n_slots = (int) slots->len;
@@ -171,12 +190,15 @@ pv_shape_sizes_oracle (gpointer data, int value_id, guint64 *bytes_out)
 {
   const PvShapeSizes *sizes = data;
   const PvValueShape *s = pv_shape_info_get (sizes->shapes, sizes->graph, value_id);
+  gint64 bytes;
 
   if (s == NULL || s->bytes == NULL)
     return PV_SIZE_NONE;
-  if (pv_shape_info_eval_bytes (sizes->shapes, sizes->graph, value_id, sizes->bounds, bytes_out, NULL))
-    return PV_SIZE_KNOWN;
-  return PV_SIZE_UNKNOWN;
+  /* As pv_shape_info_eval_bytes(), without finding the shape again. */
+  if (!pv_dim_eval (s->bytes, sizes->bounds, &bytes, NULL) || bytes < 0)
+    return PV_SIZE_UNKNOWN;
+  *bytes_out = (guint64) bytes;
+  return PV_SIZE_KNOWN;
 }
 
 static int

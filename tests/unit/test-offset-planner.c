@@ -1,6 +1,8 @@
 /* Arena offsets: never overlapping while both live, aligned, >= LOAD. */
 #include "pv-offset-planner.h"
 
+#include <string.h>
+
 static void
 check_plan (const PvBufferLife *b, int n, guint64 alignment, const PvOffsetPlan *plan)
 {
@@ -97,6 +99,258 @@ test_random_property (void)
     }
 }
 
+/* A plain restatement of the planner (pv-offset-planner.h): every ordering
+ * by qsort with the documented ties, and each buffer placed after scanning
+ * all placed ones. The planner's indexed packing must match it exactly. */
+typedef struct {
+  const PvBufferLife *b;
+  const guint64 *sizes;   /* aligned, or jittered for one ordering */
+} RefData;
+
+static int
+ref_tie (const RefData *d, int a, int b)
+{
+  if (d->b[a].first != d->b[b].first)
+    return d->b[a].first < d->b[b].first ? -1 : 1;
+  return (a > b) - (a < b);
+}
+
+static int
+ref_by_size (const void *x, const void *y, void *data)
+{
+  const RefData *d = data;
+  int a = *(const int *) x, b = *(const int *) y;
+  if (d->sizes[a] != d->sizes[b])
+    return d->sizes[a] > d->sizes[b] ? -1 : 1;
+  return ref_tie (d, a, b);
+}
+
+static int
+ref_by_duration (const void *x, const void *y, void *data)
+{
+  const RefData *d = data;
+  int a = *(const int *) x, b = *(const int *) y;
+  int da = d->b[a].last - d->b[a].first, db = d->b[b].last - d->b[b].first;
+  if (da != db)
+    return da > db ? -1 : 1;
+  return ref_by_size (x, y, data);
+}
+
+static int
+ref_by_area (const void *x, const void *y, void *data)
+{
+  const RefData *d = data;
+  int a = *(const int *) x, b = *(const int *) y;
+  double aa = (double) d->sizes[a] * (d->b[a].last - d->b[a].first + 1);
+  double ab = (double) d->sizes[b] * (d->b[b].last - d->b[b].first + 1);
+  if (aa != ab)
+    return aa > ab ? -1 : 1;
+  return ref_by_size (x, y, data);
+}
+
+static int
+ref_by_start (const void *x, const void *y, void *data)
+{
+  const RefData *d = data;
+  int a = *(const int *) x, b = *(const int *) y;
+  if (d->b[a].first != d->b[b].first)
+    return d->b[a].first < d->b[b].first ? -1 : 1;
+  return ref_by_size (x, y, data);
+}
+
+static int
+ref_by_offset (const void *x, const void *y, void *data)
+{
+  const guint64 *offsets = data;
+  guint64 a = offsets[*(const int *) x], b = offsets[*(const int *) y];
+  return (a > b) - (a < b);
+}
+
+/* Each buffer in @order at the start of the smallest gap that fits among
+ * the placed buffers live with it, else after all of them. */
+static guint64
+ref_pack (const PvBufferLife *b, const guint64 *sizes, int n, const int *order, guint64 *offsets)
+{
+  g_autofree gboolean *placed = g_new0 (gboolean, n);
+  g_autofree int *live = g_new (int, n);
+  guint64 peak = 0;
+
+  for (int k = 0; k < n; k++)
+    {
+      int i = order[k], n_live = 0;
+      guint64 cursor = 0, best_gap = G_MAXUINT64, best_offset = 0;
+      gboolean found = FALSE;
+      for (int j = 0; j < n; j++)
+        if (placed[j] && b[j].first <= b[i].last && b[i].first <= b[j].last)
+          live[n_live++] = j;
+      g_qsort_with_data (live, n_live, sizeof (int), ref_by_offset, offsets);
+      for (int m = 0; m < n_live; m++)
+        {
+          guint64 start = offsets[live[m]];
+          if (start > cursor && start - cursor >= sizes[i] && start - cursor < best_gap)
+            {
+              best_gap = start - cursor;
+              best_offset = cursor;
+              found = TRUE;
+            }
+          cursor = MAX (cursor, start + sizes[live[m]]);
+        }
+      offsets[i] = found ? best_offset : cursor;
+      placed[i] = TRUE;
+      peak = MAX (peak, offsets[i] + sizes[i]);
+    }
+  return peak;
+}
+
+/* Steps by live bytes, most first; at each, its buffers not yet taken,
+ * largest first. */
+static void
+ref_breadth_order (const RefData *d, int n, int *order)
+{
+  int lo = 0, hi = 0, n_steps, taken_count = 0;
+  g_autofree gint64 *breadth = NULL;
+  g_autofree int *steps = NULL;
+  g_autofree gboolean *taken = g_new0 (gboolean, n);
+
+  for (int i = 0; i < n; i++)
+    {
+      lo = MIN (lo, d->b[i].first);
+      hi = MAX (hi, d->b[i].last);
+    }
+  n_steps = hi - lo + 1;
+  breadth = g_new0 (gint64, n_steps);
+  steps = g_new (int, n_steps);
+  for (int s = 0; s < n_steps; s++)
+    {
+      steps[s] = s;
+      for (int i = 0; i < n; i++)
+        if (d->b[i].first <= s + lo && s + lo <= d->b[i].last)
+          breadth[s] += (gint64) d->sizes[i];
+    }
+  for (int x = 1; x < n_steps; x++)  /* insertion sort: breadth descending, then step */
+    for (int y = x; y > 0 && breadth[steps[y]] > breadth[steps[y - 1]]; y--)
+      {
+        int t = steps[y];
+        steps[y] = steps[y - 1];
+        steps[y - 1] = t;
+      }
+  for (int k = 0; k < n_steps; k++)
+    {
+      int s = steps[k] + lo, first = taken_count;
+      for (int i = 0; i < n; i++)
+        if (!taken[i] && d->b[i].first <= s && s <= d->b[i].last)
+          {
+            taken[i] = TRUE;
+            order[taken_count++] = i;
+          }
+      g_qsort_with_data (order + first, taken_count - first, sizeof (int), ref_by_size, (gpointer) d);
+    }
+}
+
+static void
+ref_try (guint64 peak, const char *name, const guint64 *offsets, int n, guint64 *best_peak, const char **best_name,
+         guint64 *best)
+{
+  if (peak < *best_peak)
+    {
+      *best_peak = peak;
+      *best_name = name;
+      memcpy (best, offsets, sizeof (guint64) * n);
+    }
+}
+
+static PvOffsetPlan *
+ref_plan (const PvBufferLife *b, int n, guint64 alignment)
+{
+  static const struct {
+    const char *name;
+    int (*compare) (const void *, const void *, void *);
+  } orderings[] = {
+    { "largest first", ref_by_size },
+    { "longest first", ref_by_duration },
+    { "largest area first", ref_by_area },
+    { "earliest first", ref_by_start },
+  };
+  PvOffsetPlan *plan = g_new0 (PvOffsetPlan, 1);
+  g_autofree guint64 *sizes = g_new (guint64, MAX (n, 1));
+  g_autofree guint64 *jittered = g_new (guint64, MAX (n, 1));
+  g_autofree guint64 *offsets = g_new0 (guint64, MAX (n, 1));
+  g_autofree int *order = g_new (int, MAX (n, 1));
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1);
+  RefData d = { b, sizes };
+  int restarts = n <= 2000 ? 48 : n <= 20000 ? 4 : 0;
+
+  for (int i = 0; i < n; i++)
+    sizes[i] = (b[i].size + alignment - 1) & ~(alignment - 1);
+  plan->offsets = g_new0 (guint64, MAX (n, 1));
+  plan->peak_bytes = G_MAXUINT64;
+  plan->load_bytes = pv_buffers_load (b, n, alignment);
+  for (gsize o = 0; o < G_N_ELEMENTS (orderings) && plan->peak_bytes > plan->load_bytes; o++)
+    {
+      for (int i = 0; i < n; i++)
+        order[i] = i;
+      g_qsort_with_data (order, n, sizeof (int), orderings[o].compare, &d);
+      ref_try (ref_pack (b, sizes, n, order, offsets), orderings[o].name, offsets, n, &plan->peak_bytes,
+               &plan->ordering, plan->offsets);
+    }
+  if (n > 0 && plan->peak_bytes > plan->load_bytes)
+    {
+      ref_breadth_order (&d, n, order);
+      ref_try (ref_pack (b, sizes, n, order, offsets), "greedy by breadth", offsets, n, &plan->peak_bytes,
+               &plan->ordering, plan->offsets);
+    }
+  for (int r = 0; r < restarts && plan->peak_bytes > plan->load_bytes; r++)
+    {
+      RefData jd = { b, jittered };
+      for (int i = 0; i < n; i++)
+        jittered[i] = (guint64) (sizes[i] * g_rand_double_range (rand, 0.75, 1.25));
+      for (int i = 0; i < n; i++)
+        order[i] = i;
+      g_qsort_with_data (order, n, sizeof (int), ref_by_size, &jd);
+      ref_try (ref_pack (b, sizes, n, order, offsets), "largest first, jittered restart", offsets, n,
+               &plan->peak_bytes, &plan->ordering, plan->offsets);
+    }
+  if (n == 0)
+    plan->peak_bytes = 0;
+  return plan;
+}
+
+/* Random buffer sets of every shape the packing indexes differently: short
+ * and long lifetimes over many time blocks, a few sizes (ties, exact fits)
+ * or many, empty buffers, buffers live before the first step. */
+static void
+test_matches_reference (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+
+  for (int round = 0; round < 120; round++)
+    {
+      int n = round == 0 ? 2100 : g_rand_int_range (rand, 0, 160);
+      int steps = g_rand_int_range (rand, 1, round % 3 == 0 ? 40 : 900);
+      int long_share = g_rand_int_range (rand, 0, 4);   /* in 8ths */
+      gboolean few_sizes = g_rand_boolean (rand);
+      guint64 alignment = 1u << g_rand_int_range (rand, 0, 7);
+      g_autofree PvBufferLife *b = g_new (PvBufferLife, MAX (n, 1));
+      g_autoptr (PvOffsetPlan) plan = NULL;
+      g_autoptr (PvOffsetPlan) ref = NULL;
+
+      for (int i = 0; i < n; i++)
+        {
+          int span = g_rand_int_range (rand, 0, 8) < long_share ? steps : MAX (steps / 30, 2);
+          b[i].first = g_rand_int_range (rand, -1, steps);
+          b[i].last = b[i].first + g_rand_int_range (rand, 0, span);
+          b[i].size = few_sizes ? (guint64) g_rand_int_range (rand, 0, 4) * 64 : (guint64) g_rand_int_range (rand, 0, 5000);
+        }
+      plan = pv_offset_plan_new (b, n, alignment);
+      ref = ref_plan (b, n, alignment);
+      g_assert_cmpuint (plan->peak_bytes, ==, ref->peak_bytes);
+      g_assert_cmpuint (plan->load_bytes, ==, ref->load_bytes);
+      g_assert_cmpstr (plan->ordering, ==, ref->ordering);
+      for (int i = 0; i < n; i++)
+        g_assert_cmpuint (plan->offsets[i], ==, ref->offsets[i]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -106,5 +360,6 @@ main (int argc, char **argv)
   g_test_add_func ("/offsets/empty", test_empty);
   g_test_add_func ("/offsets/fills-gaps", test_fills_gaps);
   g_test_add_func ("/offsets/random-property", test_random_property);
+  g_test_add_func ("/offsets/matches-reference", test_matches_reference);
   return g_test_run ();
 }

@@ -1,6 +1,8 @@
 /* pv-timeline-model.c: planner records -> timeline items (see the header). */
 #include "pv-timeline-model.h"
 
+#include "pv-sort.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -274,13 +276,36 @@ node_weight (Builder *b, int node_id)
   return (float) w;
 }
 
-static int
-compare_arrows (const void *a, const void *b)
+/* Orders @arrows by (t_min, from_mark), ties as made: two stable radix
+ * passes, least significant key first (a sort through a comparator cost
+ * more than building the arrows). */
+static void
+sort_arrows (GArray *arrows)
 {
-  const PvTimelineArrow *x = a, *y = b;
-  if (x->t_min != y->t_min)
-    return x->t_min < y->t_min ? -1 : 1;
-  return x->from_mark - y->from_mark;
+  int n = (int) arrows->len;
+  const PvTimelineArrow *in = (const PvTimelineArrow *) arrows->data;
+  g_autofree int *order = NULL, *scratch = NULL;
+  g_autofree guint64 *keys = NULL;
+  g_autofree PvTimelineArrow *sorted = NULL;
+
+  if (n < 2)
+    return;
+  order = g_new (int, n);
+  scratch = g_new (int, n);
+  keys = g_new (guint64, n);
+  for (int i = 0; i < n; i++)
+    {
+      order[i] = i;
+      keys[i] = pv_sort_key_int (in[i].from_mark);
+    }
+  pv_sort_by_key (order, n, keys, scratch);
+  for (int i = 0; i < n; i++)
+    keys[i] = pv_sort_key_double (in[i].t_min);
+  pv_sort_by_key (order, n, keys, scratch);
+  sorted = g_new (PvTimelineArrow, n);
+  for (int i = 0; i < n; i++)
+    sorted[i] = in[order[i]];
+  memcpy (arrows->data, sorted, sizeof (PvTimelineArrow) * n);
 }
 
 static void
@@ -389,8 +414,7 @@ build_streams_from_plan (Builder *b)
       a->t_min = MIN (t0, t1);
       a->t_max = MAX (t0, t1);
     }
-  if (arrows->len > 1)
-    qsort (arrows->data, arrows->len, sizeof (PvTimelineArrow), compare_arrows);
+  sort_arrows (arrows);
 
   for (int st = 0; st < plan->n_streams; st++)
     g_free (step_mark[st]);
@@ -476,28 +500,24 @@ build_value_spans (Builder *b)
       b->value_spans[g->outputs[i]].end = m->t_end;
 }
 
-static int
-compare_by_start (const void *x, const void *y, void *data)
-{
-  const PvSpan *spans = data;
-  int a = *(const int *) x, c = *(const int *) y;
-  if (spans[a].start != spans[c].start)
-    return spans[a].start < spans[c].start ? -1 : 1;
-  return a - c;
-}
-
 /* The values every memory view draws, in the order of their bars within a
  * lane: one sort of ids here instead of one sort of bars per view. */
 static void
 build_start_order (Builder *b)
 {
   const PvGraph *g = b->g;
+  g_autofree guint64 *keys = g_new (guint64, MAX (g->n_values, 1));
+  g_autofree int *scratch = g_new (int, MAX (g->n_values, 1));
 
+  /* Ids ascending, then a stable sort by start: (start, id). */
   b->by_start = g_new (int, MAX (g->n_values, 1));
   for (int v = 0; v < g->n_values; v++)
-    if (b->value_spans[v].start >= 0)
-      b->by_start[b->n_by_start++] = v;
-  g_qsort_with_data (b->by_start, b->n_by_start, sizeof (int), compare_by_start, b->value_spans);
+    {
+      keys[v] = pv_sort_key_double (b->value_spans[v].start);
+      if (b->value_spans[v].start >= 0)
+        b->by_start[b->n_by_start++] = v;
+    }
+  pv_sort_by_key (b->by_start, b->n_by_start, keys, scratch);
 }
 
 /* ---- live-bytes curves ---- */
@@ -855,16 +875,6 @@ build_arena_view (Builder *b)
                                 src->arena->ordering ? src->arena->ordering : "offsets");
 }
 
-static int
-compare_roots (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const double *first_use = data;
-  int x = *(const int *) a, y = *(const int *) b;
-  if (first_use[x] != first_use[y])
-    return first_use[x] < first_use[y] ? -1 : 1;
-  return x - y;
-}
-
 /* ORT's buffers: one lane per root OrtValue, holding every value ORT plans
  * into it, lanes in order of first use. */
 static void
@@ -912,8 +922,13 @@ build_ort_view (Builder *b)
   for (int i = 0; i < ort->n_values; i++)
     if (first_use[i] < G_MAXDOUBLE)
       order[n_roots++] = i;
-  if (n_roots > 1)
-    g_qsort_with_data (order, n_roots, sizeof (int), compare_roots, first_use);
+  {
+    g_autofree guint64 *keys = g_new (guint64, MAX (ort->n_values, 1));
+    g_autofree int *scratch = g_new (int, MAX (n_roots, 1));
+    for (int i = 0; i < ort->n_values; i++)
+      keys[i] = first_use[i] < G_MAXDOUBLE ? pv_sort_key_double (first_use[i]) : 0;
+    pv_sort_by_key (order, n_roots, keys, scratch);
+  }
   mem->n_lanes = n_roots;
   mem->lanes = g_new0 (PvTimelineLane, MAX (n_roots, 1));
   for (int l = 0; l < n_roots; l++)

@@ -314,12 +314,19 @@ build_streams_from_plan (Builder *b)
   const PvOrtPlan *plan = b->src->ort;
   const PvSchedule *sched = b->src->schedule;
   PvTimelineModel *m = b->m;
-  GArray *kernels = g_array_new (FALSE, FALSE, sizeof (PvTimelineKernel));
-  GArray *marks = g_array_new (FALSE, FALSE, sizeof (PvTimelineMark));
-  GArray *arrows = g_array_new (FALSE, FALSE, sizeof (PvTimelineArrow));
+  int n_steps = 0;
+  GArray *kernels, *marks, *arrows;
   g_autofree int *notify_mark = g_new (int, MAX (plan->n_notifications, 1));
   g_autofree int *trigger_mark = g_new (int, MAX (plan->n_trigger_points, 1));
   g_autofree int **step_mark = g_new0 (int *, MAX (plan->n_streams, 1));
+
+  /* Sized up front: tens of thousands of steps grow no array by doubling. */
+  for (int st = 0; st < plan->n_streams; st++)
+    n_steps += plan->streams[st].n_steps;
+  kernels = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineKernel), b->g->n_nodes);
+  marks = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineMark), MAX (n_steps - b->g->n_nodes, 0));
+  arrows = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineArrow),
+                              plan->n_trigger_points > 0 ? plan->downstream_start[plan->n_trigger_points] : 0);
 
   for (int i = 0; i < plan->n_notifications; i++)
     notify_mark[i] = -1;
@@ -637,22 +644,21 @@ build_curves (Builder *b)
  * then views moved after the owners that start with them. Linear, where a
  * sort of 48-byte bars per view cost more than the rest of the model. */
 static PvTimelineBar *
-order_bars (const PvTimelineMemory *mem, GArray *bars)
+order_bars (const PvTimelineMemory *mem, const PvTimelineBar *in, guint n)
 {
-  const PvTimelineBar *in = (const PvTimelineBar *) bars->data;
-  PvTimelineBar *out = g_new (PvTimelineBar, MAX (bars->len, 1));
+  PvTimelineBar *out = g_new (PvTimelineBar, MAX (n, 1));
   g_autofree int *fill = g_new0 (int, mem->n_lanes + 1);
 
-  for (guint i = 0; i < bars->len; i++)
+  for (guint i = 0; i < n; i++)
     fill[in[i].lane + 1]++;
   for (int l = 0; l < mem->n_lanes; l++)
     fill[l + 1] += fill[l];
-  for (guint i = 0; i < bars->len; i++)
+  for (guint i = 0; i < n; i++)
     out[fill[in[i].lane]++] = in[i];
-  for (guint run = 0, end; run < bars->len; run = end)
+  for (guint run = 0, end; run < n; run = end)
     {
       gboolean has_view = FALSE;
-      for (end = run; end < bars->len && out[end].lane == out[run].lane && out[end].start == out[run].start; end++)
+      for (end = run; end < n && out[end].lane == out[run].lane && out[end].start == out[run].start; end++)
         has_view |= (out[end].flags & PV_TIMELINE_BAR_VIEW) != 0;
       if (has_view && end - run > 1)
         {
@@ -708,13 +714,13 @@ make_bar (Builder *b, int v, int lane)
 /* Orders the bars (made in b->by_start order), fills lanes' ranges, running
  * maxima and value_bar. */
 static void
-finish_memory (Builder *b, PvTimelineMemory *mem, GArray *bars)
+finish_memory (Builder *b, PvTimelineMemory *mem, PvTimelineBar *bars, int n_bars)
 {
   const PvGraph *g = b->g;
 
-  mem->n_bars = (int) bars->len;
-  mem->bars = order_bars (mem, bars);
-  g_array_unref (bars);
+  mem->n_bars = n_bars;
+  mem->bars = order_bars (mem, bars, n_bars);
+  g_free (bars);
   for (int l = 0; l < mem->n_lanes; l++)
     mem->lanes[l].first = mem->lanes[l].n = 0;
   for (int i = mem->n_bars - 1; i >= 0; i--)
@@ -773,7 +779,9 @@ build_slots_view (Builder *b)
 {
   const PvSlotPlan *slots = b->src->slots;
   PvTimelineMemory *mem = &b->m->memory[PV_TIMELINE_MEMORY_SLOTS];
-  GArray *bars, *links;
+  PvTimelineBar *bars;
+  int n_bars = 0;
+  GArray *links;
   g_autofree char *peak = NULL;
 
   if (slots == NULL || slots->deferred)
@@ -791,7 +799,7 @@ build_slots_view (Builder *b)
       lane->bytes = slots->slots[s].capacity;
       lane->label = numbered ("slot ", slots->slots[s].id);
     }
-  bars = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineBar), b->n_by_start);
+  bars = g_new (PvTimelineBar, MAX (b->n_by_start, 1));
   for (int k = 0; k < b->n_by_start; k++)
     {
       int v = b->by_start[k], s = slots->slot_of[v];
@@ -799,9 +807,9 @@ build_slots_view (Builder *b)
       if (s < 0 || s >= slots->n_slots)
         continue;
       bar = make_bar (b, v, s);
-      g_array_append_val (bars, bar);
+      bars[n_bars++] = bar;
     }
-  finish_memory (b, mem, bars);
+  finish_memory (b, mem, bars, n_bars);
   /* A slot's later owners took it over from earlier ones. */
   for (int l = 0; l < mem->n_lanes; l++)
     {
@@ -830,7 +838,9 @@ build_arena_view (Builder *b)
   PvTimelineMemory *mem = &b->m->memory[PV_TIMELINE_MEMORY_ARENA];
   g_autofree guint64 *offset_of = NULL;
   g_autofree gboolean *placed = NULL;
-  GArray *bars, *links;
+  PvTimelineBar *bars;
+  int n_bars = 0;
+  GArray *links;
   g_autofree char *peak = NULL;
 
   if (src->arena == NULL || src->arena_values == NULL)
@@ -852,7 +862,7 @@ build_arena_view (Builder *b)
       offset_of[src->arena_values[i]] = src->arena->offsets[i];
       placed[src->arena_values[i]] = TRUE;
     }
-  bars = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineBar), b->n_by_start);
+  bars = g_new (PvTimelineBar, MAX (b->n_by_start, 1));
   for (int k = 0; k < b->n_by_start; k++)
     {
       int v = b->by_start[k], root = b->view_root[v];
@@ -862,9 +872,9 @@ build_arena_view (Builder *b)
       bar = make_bar (b, v, 0);
       bar.offset = offset_of[root];
       bar.bytes = b->bytes[root];
-      g_array_append_val (bars, bar);
+      bars[n_bars++] = bar;
     }
-  finish_memory (b, mem, bars);
+  finish_memory (b, mem, bars, n_bars);
   links = g_array_new (FALSE, FALSE, sizeof (PvTimelineLink));
   add_view_links (b, mem, links);
   set_links (mem, links);
@@ -885,7 +895,9 @@ build_ort_view (Builder *b)
   PvTimelineMemory *mem = &b->m->memory[PV_TIMELINE_MEMORY_ORT_BUFFERS];
   g_autofree int *root_of = NULL, *lane_of_root = NULL, *order = NULL;
   g_autofree double *first_use = NULL;
-  GArray *bars, *links;
+  PvTimelineBar *bars;
+  int n_bars = 0;
+  GArray *links;
   int n_roots = 0, n_reused = 0;
   guint64 allocated = 0;
   g_autofree char *allocated_text = NULL;
@@ -947,7 +959,7 @@ build_ort_view (Builder *b)
       if (vp->kind == PV_ORT_ALLOC_ALLOCATE)
         allocated += b->bytes[vp->value];
     }
-  bars = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineBar), b->n_by_start);
+  bars = g_new (PvTimelineBar, MAX (b->n_by_start, 1));
   for (int k = 0; k < b->n_by_start; k++)
     {
       int i = g->values[b->by_start[k]].ort_index;
@@ -977,9 +989,9 @@ build_ort_view (Builder *b)
         }
       if (i != root_of[i])
         n_reused++;
-      g_array_append_val (bars, bar);
+      bars[n_bars++] = bar;
     }
-  finish_memory (b, mem, bars);
+  finish_memory (b, mem, bars, n_bars);
   for (int l = 0; l < mem->n_lanes; l++)
     {
       guint64 m = 0;

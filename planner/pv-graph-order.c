@@ -23,7 +23,18 @@ pv_node_input_nodes (const PvGraph *graph, const PvNode *node, int *out)
       if (producer >= 0)
         out[n++] = producer;
     }
-  qsort (out, n, sizeof (int), compare_int);
+  /* Most nodes have a handful of inputs: insertion sort beats qsort's
+   * setup there (this runs for every node in several planner passes). */
+  if (n > 16)
+    qsort (out, n, sizeof (int), compare_int);
+  else
+    for (int i = 1; i < n; i++)
+      {
+        int x = out[i], j = i;
+        for (; j > 0 && out[j - 1] > x; j--)
+          out[j] = out[j - 1];
+        out[j] = x;
+      }
   /* Drop duplicates: one edge per producer is all the order needs. */
   int w = 0;
   for (int i = 0; i < n; i++)

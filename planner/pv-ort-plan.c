@@ -376,13 +376,29 @@ implicit_input_named (const PvGraph *graph, const PvNode *node, const char *name
   return FALSE;
 }
 
+/* The planned graph's initializers by name -> OrtValue index + 1: what
+ * subgraphs look their outer-scope weights up in. */
+static GHashTable *
+weight_names (const PvGraph *graph)
+{
+  GHashTable *weights = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (int i = 0; i < graph->n_initializers; i++)
+    {
+      int v = graph->initializers[i];
+      if (graph->values[v].ort_index >= 0)
+        g_hash_table_insert (weights, (gpointer) graph->values[v].name, GINT_TO_POINTER (graph->values[v].ort_index + 1));
+    }
+  return weights;
+}
+
 /* GeneratePlanForWeightsHelper: the first use of each weight, nodes in id
  * order at this level, then the subgraphs of each node (skipping names a
  * subgraph shadows). @device is the EP device of nested nodes (a subgraph
  * runs on its owner's device); -1 at the planned level, where each node has
  * its own. */
 static void
-collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable *weights, int depth, int device,
+collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable **weights, int depth, int device,
                           gboolean *located, PvOrtDevice *locations)
 {
   for (int n = 0; n < graph->n_nodes; n++)
@@ -408,11 +424,11 @@ collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable *we
           else
             {
               name = graph->values[v].name;
-              if (!g_hash_table_contains (weights, name))
+              if (!g_hash_table_contains (*weights, name))
                 continue;
               if (!implicit_input_named (graph->parent, &graph->parent->nodes[graph->parent_node], name))
                 continue;  /* a shadow value */
-              idx = GPOINTER_TO_INT (g_hash_table_lookup (weights, name)) - 1;
+              idx = GPOINTER_TO_INT (g_hash_table_lookup (*weights, name)) - 1;
             }
           if (located[idx])
             continue;
@@ -427,6 +443,8 @@ collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable *we
     {
       const PvNode *node = &graph->nodes[n];
       int node_device = depth == 0 ? p->plan->node_device[n] : device;
+      if (node->n_subgraphs > 0 && *weights == NULL)
+        *weights = weight_names (p->graph);
       for (int s = 0; s < node->n_subgraphs; s++)
         collect_weight_locations (p, node->subgraphs[s], weights, depth + 1, node_device, located, locations);
     }
@@ -437,7 +455,7 @@ plan_inputs_and_weights (Planner *p)
 {
   PvOrtPlan *plan = p->plan;
   const PvGraph *graph = p->graph;
-  g_autoptr (GHashTable) weights = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) weights = NULL;  /* built when a subgraph needs it */
   g_autofree gboolean *located = g_new0 (gboolean, MAX (plan->n_values, 1));
   g_autofree PvOrtDevice *locations = g_new0 (PvOrtDevice, MAX (plan->n_values, 1));
 
@@ -447,13 +465,7 @@ plan_inputs_and_weights (Planner *p)
       if (is_required_graph_input (graph, v) || (graph->values[v].flags & PV_VALUE_OUTER_SCOPE))
         plan->values[i].kind = PV_ORT_ALLOC_PRE_EXISTING;
     }
-  for (int i = 0; i < graph->n_initializers; i++)
-    {
-      int v = graph->initializers[i];
-      if (graph->values[v].ort_index >= 0)
-        g_hash_table_insert (weights, (gpointer) graph->values[v].name, GINT_TO_POINTER (graph->values[v].ort_index + 1));
-    }
-  collect_weight_locations (p, graph, weights, 0, -1, located, locations);
+  collect_weight_locations (p, graph, &weights, 0, -1, located, locations);
   for (int i = 0; i < plan->n_values; i++)
     if (located[i])
       {

@@ -1,0 +1,259 @@
+/* pv-ort-shape-classes.c: ORT's TensorShapeProto of each value and the
+ * SameSize() classes they fall into.
+ *
+ * SameSize() (allocation_planner.cc) is true when neither side is a string,
+ * the element sizes are equal (bytes, not types) and SameShape() holds: same
+ * rank, each dim an equal dim_value or an equal non-empty dim_param. Among
+ * values without strings, unknown element sizes or empty dims that is an
+ * equivalence, so each such value gets the number of its class; every other
+ * value is SameSize with nothing. */
+#include "pv-ort-shape-classes.h"
+
+#include <string.h>
+
+#include "pv-element-type.h"
+
+typedef enum {
+  DIM_EMPTY,   /* neither dim_value nor dim_param */
+  DIM_VALUE,
+  DIM_PARAM,
+} OrtDimKind;
+
+typedef struct {
+  OrtDimKind kind;
+  gint64 value;
+  const char *param;
+} OrtDim;
+
+/* A class: element size and dims (in Classes.dims from dims_at). */
+typedef struct {
+  guint hash;
+  int elem_bytes;
+  int rank;
+  guint dims_at;
+} ClassKey;
+
+/* A symbol name seen before: its string hash and whether a graph input
+ * states it. Symbols repeat on nearly every value (batch, seq), so a few
+ * direct-mapped entries keyed by the interned pointer save the string
+ * hashing. */
+typedef struct {
+  const char *name;
+  guint hash;
+  gboolean in_model;
+} SymbolMemo;
+
+#define N_SYMBOL_MEMO 16
+
+typedef struct {
+  GHashTable *model_symbols;   /* dim_params some graph input states */
+  SymbolMemo memo[N_SYMBOL_MEMO];
+  GArray *keys;                /* ClassKey, by class number */
+  GArray *dims;                /* OrtDim */
+  int *slots;                  /* open addressing: class number + 1, 0 when free */
+  guint mask;
+  GArray *scratch;             /* OrtDim of the value at hand */
+} Classes;
+
+static int
+element_bytes (int elem_type)
+{
+  guint bits = pv_element_type_bits (elem_type);
+  /* ORT's string element is a std::string (32 bytes with libstdc++ on
+   * 64-bit); SameSize rejects strings before sizes matter. */
+  if (elem_type == PV_ELEM_STRING)
+    return 32;
+  /* ORT stores sub-byte types packed (Int4x2, Float4E2M1x2): one byte each. */
+  return bits == 0 ? 0 : (int) MAX (1u, bits / 8);
+}
+
+static void
+collect_input_symbols (const PvGraph *graph, GHashTable *symbols)
+{
+  for (int i = 0; i < graph->n_inputs; i++)
+    {
+      const PvType *type = &graph->values[graph->inputs[i]].type;
+      for (int d = 0; d < type->rank; d++)
+        if (type->dims[d].kind == PV_DIM_SYMBOL && type->dims[d].symbol && type->dims[d].symbol[0])
+          g_hash_table_add (symbols, (gpointer) type->dims[d].symbol);
+    }
+}
+
+static const SymbolMemo *
+symbol_memo (Classes *c, const char *name)
+{
+  SymbolMemo *m = &c->memo[(GPOINTER_TO_SIZE (name) >> 3) % N_SYMBOL_MEMO];
+
+  if (m->name != name)
+    {
+      m->name = name;
+      m->hash = g_str_hash (name);
+      m->in_model = g_hash_table_contains (c->model_symbols, name);
+    }
+  return m;
+}
+
+static guint
+mix (guint h, guint64 x)
+{
+  h ^= (guint) x ^ (guint) (x >> 32);
+  return h * 16777619u;
+}
+
+static gboolean
+class_equal (const Classes *c, const ClassKey *key, int elem_bytes, const OrtDim *dims, int rank)
+{
+  const OrtDim *kd = &g_array_index (c->dims, OrtDim, key->dims_at);
+
+  if (key->elem_bytes != elem_bytes || key->rank != rank)
+    return FALSE;
+  for (int i = 0; i < rank; i++)
+    {
+      if (kd[i].kind != dims[i].kind)
+        return FALSE;
+      if (kd[i].kind == DIM_VALUE ? kd[i].value != dims[i].value
+                                  : kd[i].param != dims[i].param && strcmp (kd[i].param, dims[i].param) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+grow_slots (Classes *c)
+{
+  guint size = (c->mask + 1) * 2;
+
+  g_free (c->slots);
+  c->slots = g_new0 (int, size);
+  c->mask = size - 1;
+  for (guint k = 0; k < c->keys->len; k++)
+    {
+      guint i = g_array_index (c->keys, ClassKey, k).hash & c->mask;
+      while (c->slots[i] != 0)
+        i = (i + 1) & c->mask;
+      c->slots[i] = (int) k + 1;
+    }
+}
+
+/* The class of a shape with no empty dim. */
+static int
+class_of (Classes *c, int elem_bytes, const OrtDim *dims, int rank, guint hash)
+{
+  guint i = hash & c->mask;
+  ClassKey key;
+
+  for (; c->slots[i] != 0; i = (i + 1) & c->mask)
+    {
+      const ClassKey *k = &g_array_index (c->keys, ClassKey, c->slots[i] - 1);
+      if (k->hash == hash && class_equal (c, k, elem_bytes, dims, rank))
+        return c->slots[i] - 1;
+    }
+  key = (ClassKey) { hash, elem_bytes, rank, c->dims->len };
+  g_array_append_vals (c->dims, dims, rank);
+  g_array_append_val (c->keys, key);
+  c->slots[i] = (int) c->keys->len;
+  if (c->keys->len * 2 > c->mask + 1)
+    grow_slots (c);
+  return (int) c->keys->len - 1;
+}
+
+/* ORT's view of @v, and its class. */
+static void
+classify (Classes *c, const PvGraph *graph, const PvValueShape *vs, int v, PvOrtShapeClass *out)
+{
+  const PvValue *value = &graph->values[v];
+  PvTypeKind kind = vs && vs->kind != PV_TYPE_UNKNOWN ? vs->kind : value->type.kind;
+  int elem = vs && vs->elem_type ? vs->elem_type : value->type.elem_type;
+  int elem_bytes = element_bytes (elem);
+  gboolean stated = value->type.rank >= 0 && value->type.kind != PV_TYPE_UNKNOWN
+                    && ((value->flags & (PV_VALUE_GRAPH_INPUT | PV_VALUE_INITIALIZER)) || vs == NULL);
+  gboolean sized = elem != PV_ELEM_STRING && elem_bytes != 0;  /* empty dims clear it below */
+  guint hash;
+  int rank;
+  OrtDim *dims;
+
+  memset (out, 0, sizeof *out);
+  out->size_class = -1;
+  out->optional = kind == PV_TYPE_OPTIONAL;
+  out->non_tensor = kind == PV_TYPE_SEQUENCE || kind == PV_TYPE_MAP || kind == PV_TYPE_OPTIONAL
+                    || kind == PV_TYPE_SPARSE_TENSOR;
+  if (out->non_tensor)
+    return;
+  if (stated)
+    rank = value->type.rank;
+  else if (vs && vs->rank >= 0)
+    rank = vs->rank;
+  else
+    return;
+  out->has_shape = TRUE;
+  out->scalar = rank == 0;
+  if (!sized)
+    return;
+
+  g_array_set_size (c->scratch, rank);
+  dims = (OrtDim *) c->scratch->data;
+  hash = mix (2166136261u, ((guint64) (guint) elem_bytes << 32) | (guint) rank);
+  for (int d = 0; d < rank && sized; d++)
+    {
+      gint64 constant;
+      const char *symbol;
+
+      if (stated)
+        {
+          /* Graph inputs and initializers: the shape the model states. */
+          const PvDim *dim = &value->type.dims[d];
+          if (dim->kind == PV_DIM_VALUE)
+            dims[d] = (OrtDim) { DIM_VALUE, dim->value, NULL };
+          else if (dim->kind == PV_DIM_SYMBOL && dim->symbol != NULL && dim->symbol[0] != '\0')
+            dims[d] = (OrtDim) { DIM_PARAM, 0, dim->symbol };
+          else
+            sized = FALSE;
+        }
+      else if (pv_dim_is_const (vs->dims[d], &constant))
+        dims[d] = (OrtDim) { DIM_VALUE, constant, NULL };
+      else if ((symbol = pv_dim_symbol_name (vs->dims[d])) && symbol_memo (c, symbol)->in_model)
+        dims[d] = (OrtDim) { DIM_PARAM, 0, symbol };
+      else
+        sized = FALSE;
+      if (sized)
+        hash = dims[d].kind == DIM_VALUE ? mix (hash, (guint64) dims[d].value)
+                                         : mix (hash, symbol_memo (c, dims[d].param)->hash ^ 0x9e3779b9u);
+    }
+  if (sized)
+    out->size_class = class_of (c, elem_bytes, dims, rank, hash);
+}
+
+PvOrtShapeClass *
+pv_ort_shape_classes_new (const PvGraph *graph, const PvShapeInfo *shapes, int *n_classes_out)
+{
+  Classes c = { 0 };
+  PvOrtShapeClass *out = g_new0 (PvOrtShapeClass, MAX (graph->n_ort_values, 1));
+  const PvValueShape *value_shapes = NULL;
+  int n_value_shapes = 0;
+
+  c.model_symbols = g_hash_table_new (g_str_hash, g_str_equal);
+  /* The model's own dim_params: those graph inputs state, here and above. */
+  for (const PvGraph *g = graph; g; g = g->parent)
+    collect_input_symbols (g, c.model_symbols);
+  c.keys = g_array_new (FALSE, FALSE, sizeof (ClassKey));
+  c.dims = g_array_new (FALSE, FALSE, sizeof (OrtDim));
+  c.scratch = g_array_new (FALSE, FALSE, sizeof (OrtDim));
+  c.mask = 63;
+  c.slots = g_new0 (int, c.mask + 1);
+  if (shapes)
+    value_shapes = pv_shape_info_get_all (shapes, graph, &n_value_shapes);
+
+  for (int i = 0; i < graph->n_ort_values; i++)
+    {
+      int v = graph->ort_values[i];
+      classify (&c, graph, v < n_value_shapes ? &value_shapes[v] : NULL, v, &out[i]);
+    }
+  *n_classes_out = (int) c.keys->len;
+
+  g_hash_table_unref (c.model_symbols);
+  g_array_unref (c.keys);
+  g_array_unref (c.dims);
+  g_array_unref (c.scratch);
+  g_free (c.slots);
+  return out;
+}

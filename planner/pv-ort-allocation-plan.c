@@ -19,46 +19,6 @@
 
 /* ---- planner state ---- */
 
-static int
-idx_of (const PvOrtReuse *p, int value)
-{
-  return value >= 0 ? p->graph->values[value].ort_index : -1;
-}
-
-static void
-build_node_io (PvOrtReuse *p)
-{
-  const PvGraph *graph = p->graph;
-  int total = 0, at = 0;
-
-  p->io_start = g_new (int, graph->n_nodes + 1);
-  for (int n = 0; n < graph->n_nodes; n++)
-    {
-      p->io_start[n] = total;
-      total += graph->nodes[n].n_inputs + graph->nodes[n].n_implicit_inputs + graph->nodes[n].n_outputs;
-    }
-  p->io_start[graph->n_nodes] = total;
-  p->io = g_new (int, MAX (total, 1));
-  for (int n = 0; n < graph->n_nodes; n++)
-    {
-      const PvNode *node = &graph->nodes[n];
-      for (int k = 0; k < node->n_inputs; k++)
-        p->io[at++] = idx_of (p, node->inputs[k]);
-      for (int k = 0; k < node->n_implicit_inputs; k++)
-        p->io[at++] = idx_of (p, node->implicit_inputs[k]);
-      for (int k = 0; k < node->n_outputs; k++)
-        p->io[at++] = idx_of (p, node->outputs[k]);
-    }
-  /* The producer, in this graph, of each value; -1 for inputs,
-   * initializers and outer-scope values. */
-  p->producer = g_new (int, MAX (p->n_values, 1));
-  for (int i = 0; i < p->n_values; i++)
-    {
-      const PvValue *value = &graph->values[graph->ort_values[i]];
-      p->producer[i] = (value->flags & PV_VALUE_OUTER_SCOPE) ? -1 : value->producer;
-    }
-}
-
 static int *
 free_list_of (PvOrtReuse *p, int v)
 {
@@ -112,26 +72,24 @@ static void
 compute_use_counts (PvOrtReuse *p)
 {
   const PvGraph *graph = p->graph;
+  const PvOrtGraphView *view = p->view;
   PvOrtPlan *plan = p->plan;
 
+  /* graph inputs (not initializers), outer-scope values, initializers */
   for (int i = 0; i < p->n_values; i++)
-    {
-      guint flags = graph->values[graph->ort_values[i]].flags;
-      /* graph inputs (not initializers), outer-scope values, initializers */
-      if (flags & (PV_VALUE_GRAPH_INPUT | PV_VALUE_OUTER_SCOPE | PV_VALUE_INITIALIZER))
-        p->use_count[i]++;
-    }
+    if (view->flags[i] & (PV_VALUE_GRAPH_INPUT | PV_VALUE_OUTER_SCOPE | PV_VALUE_INITIALIZER))
+      p->use_count[i]++;
   /* every input and implicit-input use, every output definition */
   for (int s = 0; s < plan->n_streams; s++)
     for (int k = 0; k < plan->streams[s].n_nodes; k++)
       {
         int node = plan->streams[s].nodes[k];
-        for (int i = p->io_start[node]; i < p->io_start[node + 1]; i++)
-          if (p->io[i] >= 0)
-            p->use_count[p->io[i]]++;
+        for (int i = view->io_start[node]; i < view->io_start[node + 1]; i++)
+          if (view->io[i] >= 0)
+            p->use_count[view->io[i]]++;
       }
   for (int i = 0; i < graph->n_outputs; i++)
-    p->use_count[idx_of (p, graph->outputs[i])]++;
+    p->use_count[graph->values[graph->outputs[i]].ort_index]++;
 }
 
 /* IsSingleStream(): no device type has two non-empty logic streams. */
@@ -247,7 +205,7 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
       int node_id = stream->nodes[pc];
       const PvNode *node = &graph->nodes[node_id];
       const PvKernelBehaviour *kernel = p->ctx->kernels[node_id];
-      const int *inputs = pv_ort_reuse_inputs (p, node_id), *implicit = pv_ort_reuse_implicit_inputs (p, node_id);
+      const int *inputs = pv_ort_reuse_inputs (p, node_id), *implicit = inputs + node->n_inputs;
       const int *outputs = pv_ort_reuse_outputs (p, node_id);
       gboolean external = kernel->external_outputs;
 
@@ -272,7 +230,7 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
                 }
               vp->kind = PV_ORT_ALLOC_ALLOCATED_EXTERNALLY;
             }
-          else if (graph->values[v].flags & PV_VALUE_GRAPH_OUTPUT)
+          else if (p->view->flags[current] & PV_VALUE_GRAPH_OUTPUT)
             {
               vp->kind = PV_ORT_ALLOC_ALLOCATE_OUTPUT;
               /* A Loop body passing a pre-existing value (not the iteration
@@ -288,7 +246,7 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
             reuse (p, reused, current, PV_ORT_ALLOC_REUSE, rule);
           else if (p->shapes[current].non_tensor)
             vp->kind = PV_ORT_ALLOC_ALLOCATE;
-          else if (!parallel && mem_reuse && graph->values[v].n_consumers > 0
+          else if (!parallel && mem_reuse && (p->view->flags[current] & PV_ORT_VIEW_CONSUMED)
                    && (reused = find_reusable_tensor (p, current)) >= 0)
             reuse (p, reused, current, PV_ORT_ALLOC_REUSE, PV_ORT_REUSE_FREE_LIST);
           else
@@ -449,7 +407,8 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
   p.ctx = ctx;
   p.graph = graph;
   p.n_values = plan->n_values;
-  build_node_io (&p);
+  p.view = ctx->view;
+  p.producer = ctx->view->producer;
   p.shapes = pv_ort_shape_classes_new (graph, ctx->shapes, &p.n_classes);
   number_locations (&p);
   n_lists = MAX (p.n_classes * p.n_locations, 1);
@@ -490,9 +449,6 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
 
   g_ptr_array_add (p.notes, NULL);
   plan->notes = (char **) g_ptr_array_free (p.notes, FALSE);
-  g_free (p.io_start);
-  g_free (p.io);
-  g_free (p.producer);
   g_free (p.shapes);
   g_free (p.location);
   g_free (p.initial_use_count);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pv-graph-order.h"
 
 /* IStreamCommandHandleRegistry::GetWaitHandle(notification owner device,
  * waiting device) != nullptr. The CUDA EP registers (GPU, GPU) and
@@ -46,13 +45,6 @@ typedef struct {
 } DownstreamEntry;
 
 static int
-compare_ints (const void *a, const void *b)
-{
-  int x = *(const int *) a, y = *(const int *) b;
-  return (x > y) - (x < y);
-}
-
-static int
 compare_wait_pairs (const void *a, const void *b)
 {
   const WaitPair *x = a, *y = b;
@@ -61,31 +53,25 @@ compare_wait_pairs (const void *a, const void *b)
   return (x->producer > y->producer) - (x->producer < y->producer);
 }
 
-/* Trigger points, numbered stream-major then in stream order. */
+/* Trigger points, numbered stream-major then in stream order: a node gets
+ * one when a consumer of one of its outputs is on another stream, that is,
+ * when it produces an input of a node on another stream. */
 static void
-assign_trigger_points (PvOrtPlan *plan)
+assign_trigger_points (PvOrtPlan *plan, const PvOrtGraphView *view)
 {
-  const PvGraph *graph = plan->graph;
+  g_autofree guint8 *crosses = NULL;
 
+  if (plan->n_streams < 2)
+    return;
+  crosses = g_new0 (guint8, MAX (plan->n_nodes, 1));
+  for (int n = 0; n < plan->n_nodes; n++)
+    for (int i = view->input_nodes_start[n]; i < view->input_nodes_start[n + 1]; i++)
+      if (plan->node_stream[view->input_nodes[i]] != plan->node_stream[n])
+        crosses[view->input_nodes[i]] = TRUE;
   for (int s = 0; s < plan->n_streams; s++)
     for (int k = 0; k < plan->streams[s].n_nodes; k++)
-      {
-        int node_id = plan->streams[s].nodes[k];
-        const PvNode *node = &graph->nodes[node_id];
-        gboolean crosses = FALSE;
-        for (int o = 0; o < node->n_outputs && !crosses; o++)
-          {
-            guint n_consumers;
-            const guint *consumers;
-            if (node->outputs[o] < 0)
-              continue;
-            consumers = pv_graph_value_consumers (graph, node->outputs[o], &n_consumers);
-            for (guint c = 0; c < n_consumers && !crosses; c++)
-              crosses = plan->node_stream[consumers[c]] != s;
-          }
-        if (crosses)
-          plan->node_trigger_point[node_id] = plan->n_trigger_points++;
-      }
+      if (crosses[plan->streams[s].nodes[k]])
+        plan->node_trigger_point[plan->streams[s].nodes[k]] = plan->n_trigger_points++;
 }
 
 /* The distinct consumers of any of @node's outputs, ascending (ORT walks the
@@ -112,17 +98,26 @@ output_nodes (const PvGraph *graph, const PvNode *node, int *out, gboolean *mark
     }
   for (int i = 0; i < n; i++)
     mark[out[i]] = FALSE;
-  qsort (out, n, sizeof (int), compare_ints);
+  /* Usually one output with its consumers already ascending. */
+  for (int i = 1; i < n; i++)
+    {
+      int x = out[i], j = i;
+      for (; j > 0 && out[j - 1] > x; j--)
+        out[j] = out[j - 1];
+      out[j] = x;
+    }
   return n;
 }
 
 /* Notifications and who waits on them. Returns the (waiter, producer)
  * pairs, sorted and unique. */
 static GArray *
-assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry, int *scratch, gboolean *mark)
+assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry)
 {
   const PvGraph *graph = plan->graph;
   GArray *waits = g_array_new (FALSE, FALSE, sizeof (WaitPair));
+  g_autofree int *scratch = NULL;
+  g_autofree gboolean *mark = NULL;
 
   for (int s = 0; s < plan->n_streams; s++)
     {
@@ -132,6 +127,11 @@ assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry, int *scratch, 
        * from a CPU stream (nobody registers a wait on CPU notifications). */
       if (stream_device == PV_ORT_DEVICE_CPU)
         continue;
+      if (scratch == NULL)
+        {
+          scratch = g_new (int, MAX (plan->n_nodes, 1));
+          mark = g_new0 (gboolean, MAX (plan->n_nodes, 1));
+        }
       for (int k = 0; k < plan->streams[s].n_nodes; k++)
         {
           int node_id = plan->streams[s].nodes[k];
@@ -192,34 +192,20 @@ assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry, int *scratch, 
   return waits;
 }
 
-static void
-push_step (GArray *steps, PvOrtStepKind kind, int node, int id)
-{
-  PvOrtStep step = { kind, node, id };
-  g_array_append_val (steps, step);
-}
-
 void
-pv_ort_build_execution_plan (PvOrtPlan *plan, PvStreamRegistry registry)
+pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStreamRegistry registry)
 {
-  const PvGraph *graph = plan->graph;
-  int n = graph->n_nodes, max_inputs = 1;
-  g_autofree int *scratch = NULL;
-  g_autofree gboolean *mark = g_new0 (gboolean, MAX (n, 1));
+  int n = plan->graph->n_nodes;
   g_autoptr (GArray) waits = NULL;
   g_autoptr (GArray) downstream = g_array_new (FALSE, FALSE, sizeof (DownstreamEntry));
-
-  for (int i = 0; i < n; i++)
-    max_inputs = MAX (max_inputs, graph->nodes[i].n_inputs + graph->nodes[i].n_implicit_inputs);
-  scratch = g_new (int, MAX (n, max_inputs));
 
   plan->node_notification = g_new (int, MAX (n, 1));
   plan->node_trigger_point = g_new (int, MAX (n, 1));
   for (int i = 0; i < n; i++)
     plan->node_notification[i] = plan->node_trigger_point[i] = -1;
 
-  assign_trigger_points (plan);
-  waits = assign_notifications (plan, registry, scratch, mark);
+  assign_trigger_points (plan, view);
+  waits = assign_notifications (plan, registry);
 
   /* Wait pairs are sorted by waiter: index them per node. */
   {
@@ -232,40 +218,61 @@ pv_ort_build_execution_plan (PvOrtPlan *plan, PvStreamRegistry registry)
     for (int s = 0; s < plan->n_streams; s++)
       {
         PvOrtLogicStream *stream = &plan->streams[s];
-        GArray *steps = g_array_new (FALSE, FALSE, sizeof (PvOrtStep));
+        int n_steps = 0;
 
-        for (int k = 0; k < stream->n_nodes; k++)
+        /* Count the steps, then lay them out. */
+        for (int pass = 0; pass < 2; pass++)
           {
-            int node_id = stream->nodes[k];
-            int n_producers = pv_node_input_nodes (graph, &graph->nodes[node_id], scratch);
+            if (pass == 1)
+              {
+                stream->steps = g_new (PvOrtStep, MAX (n_steps, 1));
+                stream->n_steps = n_steps;
+                n_steps = 0;
+              }
+            for (int k = 0; k < stream->n_nodes; k++)
+              {
+                int node_id = stream->nodes[k];
+                PvOrtStep *steps = stream->steps;
 
-            for (int i = 0; i < n_producers; i++)
-              {
-                int producer = scratch[i];
-                DownstreamEntry entry;
-                if (plan->node_stream[producer] == s)
-                  continue;
-                entry.trigger_point = plan->node_trigger_point[producer];
-                entry.ref.stream = s;
-                entry.ref.step = (int) steps->len;
-                g_assert (entry.trigger_point >= 0);
-                g_array_append_val (downstream, entry);
-                push_step (steps, PV_ORT_STEP_BARRIER, node_id, plan->n_barriers++);
+                for (int i = view->input_nodes_start[node_id]; i < view->input_nodes_start[node_id + 1]; i++)
+                  {
+                    int producer = view->input_nodes[i];
+                    DownstreamEntry entry;
+                    if (plan->node_stream[producer] == s)
+                      continue;
+                    if (pass == 0)
+                      {
+                        n_steps++;
+                        continue;
+                      }
+                    entry.trigger_point = plan->node_trigger_point[producer];
+                    entry.ref.stream = s;
+                    entry.ref.step = n_steps;
+                    g_assert (entry.trigger_point >= 0);
+                    g_array_append_val (downstream, entry);
+                    steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_BARRIER, node_id, plan->n_barriers++ };
+                  }
+                if (pass == 0)
+                  {
+                    n_steps += wait_start[node_id + 1] - wait_start[node_id] + 1
+                               + (plan->node_notification[node_id] >= 0) + (plan->node_trigger_point[node_id] >= 0);
+                    continue;
+                  }
+                for (int w = wait_start[node_id]; w < wait_start[node_id + 1]; w++)
+                  {
+                    int producer = g_array_index (waits, WaitPair, w).producer;
+                    steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_WAIT_ON_EP, node_id, plan->node_notification[producer] };
+                  }
+                plan->node_step[node_id] = n_steps;
+                steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_LAUNCH_KERNEL, node_id, node_id };
+                if (plan->node_notification[node_id] >= 0)
+                  steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_ACTIVATE_NOTIFICATION, node_id,
+                                                   plan->node_notification[node_id] };
+                if (plan->node_trigger_point[node_id] >= 0)
+                  steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_TRIGGER_DOWNSTREAM, node_id,
+                                                   plan->node_trigger_point[node_id] };
               }
-            for (int w = wait_start[node_id]; w < wait_start[node_id + 1]; w++)
-              {
-                int producer = g_array_index (waits, WaitPair, w).producer;
-                push_step (steps, PV_ORT_STEP_WAIT_ON_EP, node_id, plan->node_notification[producer]);
-              }
-            plan->node_step[node_id] = (int) steps->len;
-            push_step (steps, PV_ORT_STEP_LAUNCH_KERNEL, node_id, node_id);
-            if (plan->node_notification[node_id] >= 0)
-              push_step (steps, PV_ORT_STEP_ACTIVATE_NOTIFICATION, node_id, plan->node_notification[node_id]);
-            if (plan->node_trigger_point[node_id] >= 0)
-              push_step (steps, PV_ORT_STEP_TRIGGER_DOWNSTREAM, node_id, plan->node_trigger_point[node_id]);
           }
-        stream->n_steps = (int) steps->len;
-        stream->steps = (PvOrtStep *) g_array_free (steps, FALSE);
       }
   }
 

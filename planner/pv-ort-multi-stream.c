@@ -13,7 +13,6 @@
 
 #include <string.h>
 
-#include "pv-graph-order.h"
 
 /* A set of node ids, ascending (value_consumer_map's entries). */
 typedef struct {
@@ -136,16 +135,9 @@ build_dependence_graph (MultiStream *m)
 {
   const PvGraph *graph = m->p->graph;
   const PvOrtPlan *plan = m->p->plan;
-  int max_inputs = 1, total = 0;
-  g_autofree int *scratch = NULL;
+  const PvOrtGraphView *view = m->p->view;
+  int total = view->input_nodes_start[m->n_nodes] + m->n_nodes;
 
-  for (int i = 0; i < m->n_nodes; i++)
-    {
-      int n = graph->nodes[i].n_inputs + graph->nodes[i].n_implicit_inputs;
-      max_inputs = MAX (max_inputs, n);
-      total += n + 1;
-    }
-  scratch = g_new (int, max_inputs + 1);
   m->position = g_new (int, MAX (m->n_nodes, 1));
   m->upstream = g_new (int, MAX (total, 1));
   m->upstream_start = g_new (int, MAX (m->n_nodes, 1));
@@ -159,7 +151,9 @@ build_dependence_graph (MultiStream *m)
   for (int i = 0; i < m->n_nodes; i++)
     {
       int node = graph->order[i], pos = m->position[node], s = plan->node_stream[node];
-      int n = pv_node_input_nodes (graph, &graph->nodes[node], scratch), *row = &m->reach[(gsize) node * m->n_streams];
+      int n = view->input_nodes_start[node + 1] - view->input_nodes_start[node];
+      int *row = &m->reach[(gsize) node * m->n_streams], *scratch = &m->upstream[total];
+      memcpy (scratch, &view->input_nodes[view->input_nodes_start[node]], sizeof (int) * n);
       if (pos > 0)
         {
           /* add the previous node of the stream, keeping the list ascending */
@@ -180,7 +174,6 @@ build_dependence_graph (MultiStream *m)
         }
       m->n_upstream[node] = n;
       m->upstream_start[node] = total;
-      memcpy (&m->upstream[total], scratch, sizeof (int) * n);
       total += n;
       for (int t = 0; t < m->n_streams; t++)
         row[t] = -1;

@@ -19,11 +19,8 @@ typedef struct {
    * locations (n_locations of them). */
   int *location;
   int n_locations;
-  /* Per node, its inputs, implicit inputs and outputs as OrtValue indices
-   * (-1 when missing), from io[io_start[node]]: ORT's planner walks these
-   * lists over and over. */
-  int *io_start, *io;
-  int *producer;            /* OrtValue index -> producing node in this graph, -1 */
+  const PvOrtGraphView *view;
+  const int *producer;      /* view->producer: OrtValue index -> producing node in this graph, -1 */
   int *initial_use_count;   /* ComputeReuseCount() (the same for every pass) */
   int *use_count;           /* OrtValueInfo::usecount */
   int *buffer;              /* OrtValueInfo::reused_buffer_index */
@@ -37,23 +34,17 @@ typedef struct {
   GPtrArray *notes;
 } PvOrtReuse;
 
+/* A node's inputs, then implicit inputs, as OrtValue indices. */
 static inline const int *
 pv_ort_reuse_inputs (const PvOrtReuse *p, int node)
 {
-  return &p->io[p->io_start[node]];
-}
-
-static inline const int *
-pv_ort_reuse_implicit_inputs (const PvOrtReuse *p, int node)
-{
-  return &p->io[p->io_start[node] + p->graph->nodes[node].n_inputs];
+  return pv_ort_view_inputs (p->view, node);
 }
 
 static inline const int *
 pv_ort_reuse_outputs (const PvOrtReuse *p, int node)
 {
-  const PvNode *n = &p->graph->nodes[node];
-  return &p->io[p->io_start[node] + n->n_inputs + n->n_implicit_inputs];
+  return pv_ort_view_outputs (p->view, &p->graph->nodes[node], node);
 }
 
 /* Whether the producer of OrtValue @idx has ExternalOutputs. */

@@ -1,33 +1,66 @@
 #include "pv-kernel-adapter.h"
 
-/* One (domain, op type, opset) the adapter has resolved. */
+/* What a node's behaviour depends on: its op (domain, op type, opset) and
+ * the element type of its first input (MayInplace may be per type). */
 typedef struct {
   const char *domain;
   const char *op_type;
   int opset;
-} OpKey;
+  int elem_type;
+} NodeKey;
+
+typedef struct {
+  NodeKey key;
+  const PvKernelBehaviour *behaviour;  /* NULL: a free slot */
+} NodeEntry;
 
 struct _PvKernelAdapter {
   const PvKernelTable *kernels;
   GHashTable *behaviours;  /* (def | in-place allowed) -> PvKernelBehaviour* */
-  /* OpKey -> PvKernelDef* (NULL stored as the adapter itself): a table
-   * lookup builds and hashes a "domain:op" string, the planner asks once per
-   * node. Keyed by the interned string pointers. */
-  GHashTable *defs;
+  /* NodeKey -> behaviour, open addressing: a table lookup builds and hashes
+   * a "domain:op" string, and the planner asks once per node. Keyed by the
+   * interned string pointers. */
+  NodeEntry *by_node;
+  guint mask, n_by_node;
 };
 
 static guint
-op_key_hash (gconstpointer key)
+node_key_hash (const NodeKey *k)
 {
-  const OpKey *k = key;
-  return g_direct_hash (k->op_type) * 31u + g_direct_hash (k->domain) * 17u + (guint) k->opset;
+  guint64 h = GPOINTER_TO_SIZE (k->op_type) * 0x9e3779b97f4a7c15ull;
+  h ^= GPOINTER_TO_SIZE (k->domain) + ((guint64) (guint) k->opset << 32) + (guint) k->elem_type;
+  h *= 0xff51afd7ed558ccdull;
+  return (guint) (h >> 32);
 }
 
 static gboolean
-op_key_equal (gconstpointer a, gconstpointer b)
+node_key_equal (const NodeKey *x, const NodeKey *y)
 {
-  const OpKey *x = a, *y = b;
-  return x->op_type == y->op_type && x->domain == y->domain && x->opset == y->opset;
+  return x->op_type == y->op_type && x->domain == y->domain && x->opset == y->opset && x->elem_type == y->elem_type;
+}
+
+/* The slot of @key: its entry, or the free slot where it belongs. */
+static NodeEntry *
+node_slot (NodeEntry *table, guint mask, const NodeKey *key)
+{
+  guint i = node_key_hash (key) & mask;
+  while (table[i].behaviour != NULL && !node_key_equal (&table[i].key, key))
+    i = (i + 1) & mask;
+  return &table[i];
+}
+
+static void
+node_table_grow (PvKernelAdapter *adapter)
+{
+  guint old_size = adapter->mask + 1, size = old_size * 2;
+  NodeEntry *old = adapter->by_node;
+
+  adapter->by_node = g_new0 (NodeEntry, size);
+  adapter->mask = size - 1;
+  for (guint i = 0; i < old_size; i++)
+    if (old[i].behaviour != NULL)
+      *node_slot (adapter->by_node, adapter->mask, &old[i].key) = old[i];
+  g_free (old);
 }
 
 PvKernelAdapter *
@@ -37,7 +70,8 @@ pv_kernel_adapter_new (const PvKernelTable *kernels)
 
   adapter->kernels = kernels;
   adapter->behaviours = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  adapter->defs = g_hash_table_new_full (op_key_hash, op_key_equal, g_free, NULL);
+  adapter->mask = 63;
+  adapter->by_node = g_new0 (NodeEntry, adapter->mask + 1);
   return adapter;
 }
 
@@ -47,30 +81,16 @@ pv_kernel_adapter_free (PvKernelAdapter *adapter)
   if (adapter == NULL)
     return;
   g_hash_table_unref (adapter->behaviours);
-  g_hash_table_unref (adapter->defs);
+  g_free (adapter->by_node);
   g_free (adapter);
 }
 
-static const PvKernelDef *
-lookup_def (PvKernelAdapter *adapter, const PvNode *node)
-{
-  OpKey key = { node->domain, node->op_type, node->opset };
-  gpointer def = g_hash_table_lookup (adapter->defs, &key);
+static const PvKernelBehaviour none = { 0 };
 
-  if (def == NULL)
-    {
-      def = (gpointer) pv_kernel_table_lookup (adapter->kernels, node->domain, node->op_type, node->opset);
-      g_hash_table_insert (adapter->defs, g_memdup2 (&key, sizeof key), def ? def : adapter);
-    }
-  return def == adapter ? NULL : def;
-}
-
-const PvKernelBehaviour *
-pv_kernel_adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *node)
+static const PvKernelBehaviour *
+resolve (PvKernelAdapter *adapter, const PvNode *node, const NodeKey *node_key)
 {
-  static const PvKernelBehaviour none = { 0 };
-  PvKernelAdapter *adapter = data;
-  const PvKernelDef *def = lookup_def (adapter, node);
+  const PvKernelDef *def = pv_kernel_table_lookup (adapter->kernels, node->domain, node->op_type, node->opset);
   gboolean inplace_ok;
   gpointer key;
   PvKernelBehaviour *b;
@@ -78,8 +98,7 @@ pv_kernel_adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *nod
   if (def == NULL)
     return &none;
   /* MayInplace may hold for some element types only (Softmax: float). */
-  inplace_ok = node->n_inputs == 0 || node->inputs[0] < 0 ||
-               pv_kernel_def_may_inplace_type (def, graph->values[node->inputs[0]].type.elem_type);
+  inplace_ok = node_key->elem_type < 0 || pv_kernel_def_may_inplace_type (def, node_key->elem_type);
   key = GSIZE_TO_POINTER (GPOINTER_TO_SIZE (def) | (inplace_ok ? 1 : 0));
   b = g_hash_table_lookup (adapter->behaviours, key);
   if (b == NULL)
@@ -98,4 +117,29 @@ pv_kernel_adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *nod
       g_hash_table_insert (adapter->behaviours, key, b);
     }
   return b;
+}
+
+const PvKernelBehaviour *
+pv_kernel_adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *node)
+{
+  PvKernelAdapter *adapter = data;
+  NodeKey key = { node->domain, node->op_type, node->opset, -1 };
+  NodeEntry *slot;
+
+  /* -1: no first input, whose type would matter */
+  if (node->n_inputs > 0 && node->inputs[0] >= 0)
+    key.elem_type = graph->values[node->inputs[0]].type.elem_type;
+  slot = node_slot (adapter->by_node, adapter->mask, &key);
+  if (slot->behaviour == NULL)
+    {
+      slot->key = key;
+      slot->behaviour = resolve (adapter, node, &key);
+      if (++adapter->n_by_node * 2 > adapter->mask + 1)
+        {
+          const PvKernelBehaviour *b = slot->behaviour;
+          node_table_grow (adapter);
+          return b;
+        }
+    }
+  return slot->behaviour;
 }

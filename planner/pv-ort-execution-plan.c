@@ -234,7 +234,8 @@ pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStre
                 int node_id = stream->nodes[k];
                 PvOrtStep *steps = stream->steps;
 
-                for (int i = view->input_nodes_start[node_id]; i < view->input_nodes_start[node_id + 1]; i++)
+                /* Barriers: one per producer on another stream. */
+                for (int i = view->input_nodes_start[node_id]; plan->n_streams > 1 && i < view->input_nodes_start[node_id + 1]; i++)
                   {
                     int producer = view->input_nodes[i];
                     DownstreamEntry entry;

@@ -39,20 +39,32 @@ typedef struct {
  * hashing. */
 typedef struct {
   const char *name;
+  const char *canonical;  /* the model's pointer for the name, so equal names mostly compare as pointers */
   guint hash;
   gboolean in_model;
 } SymbolMemo;
 
+/* An inferred dim seen before: ORT's dim for it, and its hash. Dim
+ * expressions are shared (hash-consed) and repeat just as much. */
+typedef struct {
+  const PvDimExpr *expr;
+  OrtDim dim;
+  guint hash;
+} ExprMemo;
+
 #define N_SYMBOL_MEMO 16
+#define N_EXPR_MEMO 64
 
 typedef struct {
   GHashTable *model_symbols;   /* dim_params some graph input states */
   SymbolMemo memo[N_SYMBOL_MEMO];
+  ExprMemo expr_memo[N_EXPR_MEMO];
   GArray *keys;                /* ClassKey, by class number */
   GArray *dims;                /* OrtDim */
   int *slots;                  /* open addressing: class number + 1, 0 when free */
   guint mask;
-  GArray *scratch;             /* OrtDim of the value at hand */
+  OrtDim *scratch;             /* dims of the value at hand */
+  int scratch_size;
 } Classes;
 
 static int
@@ -86,9 +98,11 @@ symbol_memo (Classes *c, const char *name)
 
   if (m->name != name)
     {
+      gpointer canonical;
       m->name = name;
       m->hash = g_str_hash (name);
-      m->in_model = g_hash_table_contains (c->model_symbols, name);
+      m->in_model = g_hash_table_lookup_extended (c->model_symbols, name, &canonical, NULL);
+      m->canonical = m->in_model ? canonical : name;
     }
   return m;
 }
@@ -98,6 +112,37 @@ mix (guint h, guint64 x)
 {
   h ^= (guint) x ^ (guint) (x >> 32);
   return h * 16777619u;
+}
+
+/* What a dim contributes to its shape's hash. */
+static guint
+dim_hash (Classes *c, const OrtDim *dim)
+{
+  return dim->kind == DIM_VALUE ? (guint) dim->value ^ (guint) ((guint64) dim->value >> 32)
+                                : symbol_memo (c, dim->param)->hash ^ 0x9e3779b9u;
+}
+
+/* ORT's dim for an inferred one: dim_value when constant, dim_param when a
+ * single symbol that a graph input states, empty otherwise. */
+static const ExprMemo *
+inferred_dim (Classes *c, const PvDimExpr *e)
+{
+  ExprMemo *m = &c->expr_memo[(GPOINTER_TO_SIZE (e) >> 4) % N_EXPR_MEMO];
+  gint64 constant;
+  const char *symbol;
+
+  if (m->expr == e && e != NULL)
+    return m;
+  m->expr = e;
+  if (pv_dim_is_const (e, &constant))
+    m->dim = (OrtDim) { DIM_VALUE, constant, NULL };
+  else if ((symbol = pv_dim_symbol_name (e)) && symbol_memo (c, symbol)->in_model)
+    m->dim = (OrtDim) { DIM_PARAM, 0, symbol_memo (c, symbol)->canonical };
+  else
+    m->dim = (OrtDim) { DIM_EMPTY, 0, NULL };
+  if (m->dim.kind != DIM_EMPTY)
+    m->hash = dim_hash (c, &m->dim);
+  return m;
 }
 
 static gboolean
@@ -190,14 +235,15 @@ classify (Classes *c, const PvGraph *graph, const PvValueShape *vs, int v, PvOrt
   if (!sized)
     return;
 
-  g_array_set_size (c->scratch, rank);
-  dims = (OrtDim *) c->scratch->data;
+  if (rank > c->scratch_size)
+    {
+      c->scratch_size = MAX (rank, 2 * c->scratch_size);
+      c->scratch = g_renew (OrtDim, c->scratch, c->scratch_size);
+    }
+  dims = c->scratch;
   hash = mix (2166136261u, ((guint64) (guint) elem_bytes << 32) | (guint) rank);
   for (int d = 0; d < rank && sized; d++)
     {
-      gint64 constant;
-      const char *symbol;
-
       if (stated)
         {
           /* Graph inputs and initializers: the shape the model states. */
@@ -205,19 +251,20 @@ classify (Classes *c, const PvGraph *graph, const PvValueShape *vs, int v, PvOrt
           if (dim->kind == PV_DIM_VALUE)
             dims[d] = (OrtDim) { DIM_VALUE, dim->value, NULL };
           else if (dim->kind == PV_DIM_SYMBOL && dim->symbol != NULL && dim->symbol[0] != '\0')
-            dims[d] = (OrtDim) { DIM_PARAM, 0, dim->symbol };
+            dims[d] = (OrtDim) { DIM_PARAM, 0, symbol_memo (c, dim->symbol)->canonical };
           else
             sized = FALSE;
+          if (sized)
+            hash = mix (hash, dim_hash (c, &dims[d]));
         }
-      else if (pv_dim_is_const (vs->dims[d], &constant))
-        dims[d] = (OrtDim) { DIM_VALUE, constant, NULL };
-      else if ((symbol = pv_dim_symbol_name (vs->dims[d])) && symbol_memo (c, symbol)->in_model)
-        dims[d] = (OrtDim) { DIM_PARAM, 0, symbol };
       else
-        sized = FALSE;
-      if (sized)
-        hash = dims[d].kind == DIM_VALUE ? mix (hash, (guint64) dims[d].value)
-                                         : mix (hash, symbol_memo (c, dims[d].param)->hash ^ 0x9e3779b9u);
+        {
+          const ExprMemo *m = inferred_dim (c, vs->dims[d]);
+          dims[d] = m->dim;
+          sized = m->dim.kind != DIM_EMPTY;
+          if (sized)
+            hash = mix (hash, m->hash);
+        }
     }
   if (sized)
     out->size_class = class_of (c, elem_bytes, dims, rank, hash);
@@ -227,7 +274,7 @@ PvOrtShapeClass *
 pv_ort_shape_classes_new (const PvGraph *graph, const PvShapeInfo *shapes, int *n_classes_out)
 {
   Classes c = { 0 };
-  PvOrtShapeClass *out = g_new0 (PvOrtShapeClass, MAX (graph->n_ort_values, 1));
+  PvOrtShapeClass *out = g_new (PvOrtShapeClass, MAX (graph->n_ort_values, 1));
   const PvValueShape *value_shapes = NULL;
   int n_value_shapes = 0;
 
@@ -237,7 +284,6 @@ pv_ort_shape_classes_new (const PvGraph *graph, const PvShapeInfo *shapes, int *
     collect_input_symbols (g, c.model_symbols);
   c.keys = g_array_new (FALSE, FALSE, sizeof (ClassKey));
   c.dims = g_array_new (FALSE, FALSE, sizeof (OrtDim));
-  c.scratch = g_array_new (FALSE, FALSE, sizeof (OrtDim));
   c.mask = 63;
   c.slots = g_new0 (int, c.mask + 1);
   if (shapes)
@@ -253,7 +299,7 @@ pv_ort_shape_classes_new (const PvGraph *graph, const PvShapeInfo *shapes, int *
   g_hash_table_unref (c.model_symbols);
   g_array_unref (c.keys);
   g_array_unref (c.dims);
-  g_array_unref (c.scratch);
+  g_free (c.scratch);
   g_free (c.slots);
   return out;
 }

@@ -13,10 +13,10 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  gboolean has_shape;   /* NodeArg::Shape() != nullptr */
-  gboolean scalar;      /* has_shape and rank 0 (never reused from the free list) */
-  gboolean non_tensor;  /* IsNonTensor(): sequence, map, optional, sparse */
-  gboolean optional;
+  guint has_shape : 1;   /* NodeArg::Shape() != nullptr */
+  guint scalar : 1;      /* has_shape and rank 0 (never reused from the free list) */
+  guint non_tensor : 1;  /* IsNonTensor(): sequence, map, optional, sparse */
+  guint optional : 1;
   /* SameSize(a, b) is true exactly when a.size_class == b.size_class >= 0.
    * -1: SameSize() is false against every value, itself included (no shape,
    * a string, an unknown element size, or a dim that is neither dim_value

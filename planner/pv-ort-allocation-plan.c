@@ -372,6 +372,39 @@ generate_deallocation_plan (PvOrtReuse *p)
   }
 }
 
+/* What ORT prints for @p's notes: the NULL-terminated strings and the
+ * pointers to them in one allocation (a note per Alias reuse of the
+ * multi-stream pass: thousands of small strings otherwise). */
+static char **
+notes_text (const PvOrtReuse *p)
+{
+  const PvGraph *graph = p->graph;
+  static const char middle[] = " reused by ", end[] = " as input";
+  gsize size = sizeof (char *) * (p->notes->len + 1);
+  char **notes;
+  char *at;
+
+  for (guint i = 0; i < p->notes->len; i++)
+    {
+      const int *note = &g_array_index (p->notes, int, 2 * i);
+      size += strlen (graph->values[graph->ort_values[note[0]]].name) + strlen (graph->values[graph->ort_values[note[1]]].name)
+              + sizeof middle + sizeof end - 1;
+    }
+  notes = g_malloc (size);
+  at = (char *) &notes[p->notes->len + 1];
+  for (guint i = 0; i < p->notes->len; i++)
+    {
+      const int *note = &g_array_index (p->notes, int, 2 * i);
+      notes[i] = at;
+      at = g_stpcpy (at, graph->values[graph->ort_values[note[0]]].name);
+      at = g_stpcpy (at, middle);
+      at = g_stpcpy (at, graph->values[graph->ort_values[note[1]]].name);
+      at = g_stpcpy (at, end) + 1;
+    }
+  notes[p->notes->len] = NULL;
+  return notes;
+}
+
 /* The distinct locations of @p's values, numbered. */
 static void
 number_locations (PvOrtReuse *p)
@@ -416,7 +449,7 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
   p.free_head = g_new (int, n_lists);
   p.free_next = g_new (int, MAX (p.n_values, 1));
   p.free_prev = g_new (int, MAX (p.n_values, 1));
-  p.notes = g_ptr_array_new ();
+  p.notes = g_array_new (FALSE, FALSE, sizeof (int[2]));
 
   /* ComputeReuseCount() gives the same counts before every pass. */
   p.use_count = g_new0 (int, MAX (p.n_values, 1));
@@ -447,8 +480,8 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
   if (ok)
     generate_deallocation_plan (&p);
 
-  g_ptr_array_add (p.notes, NULL);
-  plan->notes = (char **) g_ptr_array_free (p.notes, FALSE);
+  plan->notes = notes_text (&p);
+  g_array_unref (p.notes);
   g_free (p.shapes);
   g_free (p.location);
   g_free (p.initial_use_count);

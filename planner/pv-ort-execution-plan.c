@@ -55,23 +55,29 @@ compare_wait_pairs (const void *a, const void *b)
 
 /* Trigger points, numbered stream-major then in stream order: a node gets
  * one when a consumer of one of its outputs is on another stream, that is,
- * when it produces an input of a node on another stream. */
-static void
+ * when it produces an input of a node on another stream. Returns the number
+ * of such (producer, node) pairs: the barriers. */
+static int
 assign_trigger_points (PvOrtPlan *plan, const PvOrtGraphView *view)
 {
   g_autofree guint8 *crosses = NULL;
+  int n_barriers = 0;
 
   if (plan->n_streams < 2)
-    return;
+    return 0;
   crosses = g_new0 (guint8, MAX (plan->n_nodes, 1));
   for (int n = 0; n < plan->n_nodes; n++)
     for (int i = view->input_nodes_start[n]; i < view->input_nodes_start[n + 1]; i++)
       if (plan->node_stream[view->input_nodes[i]] != plan->node_stream[n])
-        crosses[view->input_nodes[i]] = TRUE;
+        {
+          crosses[view->input_nodes[i]] = TRUE;
+          n_barriers++;
+        }
   for (int s = 0; s < plan->n_streams; s++)
     for (int k = 0; k < plan->streams[s].n_nodes; k++)
       if (crosses[plan->streams[s].nodes[k]])
         plan->node_trigger_point[plan->streams[s].nodes[k]] = plan->n_trigger_points++;
+  return n_barriers;
 }
 
 /* The distinct consumers of any of @node's outputs, ascending (ORT walks the
@@ -195,16 +201,17 @@ assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry)
 void
 pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStreamRegistry registry)
 {
-  int n = plan->graph->n_nodes;
+  int n = plan->graph->n_nodes, n_barriers;
   g_autoptr (GArray) waits = NULL;
-  g_autoptr (GArray) downstream = g_array_new (FALSE, FALSE, sizeof (DownstreamEntry));
+  g_autofree DownstreamEntry *downstream = NULL;  /* one per barrier, in barrier order */
 
   plan->node_notification = g_new (int, MAX (n, 1));
   plan->node_trigger_point = g_new (int, MAX (n, 1));
   for (int i = 0; i < n; i++)
     plan->node_notification[i] = plan->node_trigger_point[i] = -1;
 
-  assign_trigger_points (plan, view);
+  n_barriers = assign_trigger_points (plan, view);
+  downstream = g_new (DownstreamEntry, MAX (n_barriers, 1));
   waits = assign_notifications (plan, registry);
 
   /* Wait pairs are sorted by waiter: index them per node. */
@@ -235,10 +242,10 @@ pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStre
                 PvOrtStep *steps = stream->steps;
 
                 /* Barriers: one per producer on another stream. */
-                for (int i = view->input_nodes_start[node_id]; plan->n_streams > 1 && i < view->input_nodes_start[node_id + 1]; i++)
+                for (int i = view->input_nodes_start[node_id]; n_barriers > 0 && i < view->input_nodes_start[node_id + 1];
+                     i++)
                   {
                     int producer = view->input_nodes[i];
-                    DownstreamEntry entry;
                     if (plan->node_stream[producer] == s)
                       continue;
                     if (pass == 0)
@@ -246,11 +253,8 @@ pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStre
                         n_steps++;
                         continue;
                       }
-                    entry.trigger_point = plan->node_trigger_point[producer];
-                    entry.ref.stream = s;
-                    entry.ref.step = n_steps;
-                    g_assert (entry.trigger_point >= 0);
-                    g_array_append_val (downstream, entry);
+                    g_assert (plan->node_trigger_point[producer] >= 0);
+                    downstream[plan->n_barriers] = (DownstreamEntry) { plan->node_trigger_point[producer], { s, n_steps } };
                     steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_BARRIER, node_id, plan->n_barriers++ };
                   }
                 if (pass == 0)
@@ -279,16 +283,16 @@ pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStre
 
   /* downstream_map[trigger point], each list in the order barriers were added. */
   plan->downstream_start = g_new0 (int, plan->n_trigger_points + 1);
-  plan->downstream = g_new (PvOrtStepRef, MAX (downstream->len, 1));
-  for (guint i = 0; i < downstream->len; i++)
-    plan->downstream_start[g_array_index (downstream, DownstreamEntry, i).trigger_point + 1]++;
+  plan->downstream = g_new (PvOrtStepRef, MAX (plan->n_barriers, 1));
+  for (int i = 0; i < plan->n_barriers; i++)
+    plan->downstream_start[downstream[i].trigger_point + 1]++;
   for (int t = 0; t < plan->n_trigger_points; t++)
     plan->downstream_start[t + 1] += plan->downstream_start[t];
   {
     g_autofree int *fill = g_memdup2 (plan->downstream_start, sizeof (int) * (plan->n_trigger_points + 1));
-    for (guint i = 0; i < downstream->len; i++)
+    for (int i = 0; i < plan->n_barriers; i++)
       {
-        const DownstreamEntry *e = &g_array_index (downstream, DownstreamEntry, i);
+        const DownstreamEntry *e = &downstream[i];
         plan->downstream[fill[e->trigger_point]++] = e->ref;
       }
   }

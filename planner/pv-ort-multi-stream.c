@@ -14,16 +14,17 @@
 #include <string.h>
 
 
-/* A set of node ids, ascending (value_consumer_map's entries). */
+/* A set of node ids, ascending (value_consumer_map's entries); the ids
+ * live in MultiStream.arena. */
 typedef struct {
   int *ids;
   int n, cap;
-  gboolean owned;  /* ids is an allocation of its own, not a slice of MultiStream.consumer_block */
 } NodeSet;
 
 /* OrtValue indices, descending: walked from the end, they come in
  * ascending order, and values start waiting mostly in descending order
- * (the walk goes from the sinks up), which the end takes cheaply. */
+ * (the walk goes from the sinks up), which the end takes cheaply. The ids
+ * live in MultiStream.arena. */
 typedef struct {
   int *ids;
   int n, cap;
@@ -40,8 +41,8 @@ typedef struct {
    * the last position of stream s among them. */
   int *upstream, *upstream_start, *n_upstream;
   int *reach;
+  PvArena *arena;         /* the sets' and lists' ids: they only grow, and go together */
   NodeSet *consumers;     /* value_consumer_map, per OrtValue index */
-  int *consumer_block;    /* the consumer sets' first storage */
   int *merge;             /* scratch for node_set_add_all */
   int merge_cap;
   gboolean *reused;
@@ -53,25 +54,29 @@ typedef struct {
   WaitList *waiting;
 } MultiStream;
 
-static void
-node_set_reserve (NodeSet *set, int need)
+/* Room for @need ids in @ids (@n used, @cap there). */
+static int *
+grow_ids (PvArena *arena, int *ids, int n, int *cap, int need)
 {
-  int *ids;
+  int *grown;
 
-  if (need <= set->cap)
-    return;
-  set->cap = MAX (need, MAX (4, set->cap * 2));
-  ids = g_new (int, set->cap);
-  if (set->n > 0)
-    memcpy (ids, set->ids, sizeof (int) * set->n);
-  if (set->owned)
-    g_free (set->ids);
-  set->ids = ids;
-  set->owned = TRUE;
+  if (need <= *cap)
+    return ids;
+  *cap = MAX (need, MAX (4, *cap * 2));
+  grown = pv_arena_alloc (arena, sizeof (int) * (gsize) *cap);
+  if (n > 0)
+    memcpy (grown, ids, sizeof (int) * n);
+  return grown;
 }
 
 static void
-node_set_add (NodeSet *set, int id)
+node_set_reserve (MultiStream *m, NodeSet *set, int need)
+{
+  set->ids = grow_ids (m->arena, set->ids, set->n, &set->cap, need);
+}
+
+static void
+node_set_add (MultiStream *m, NodeSet *set, int id)
 {
   int lo = 0, hi = set->n;
 
@@ -85,7 +90,7 @@ node_set_add (NodeSet *set, int id)
       else
         hi = mid;
     }
-  node_set_reserve (set, set->n + 1);
+  node_set_reserve (m, set, set->n + 1);
   memmove (&set->ids[lo + 1], &set->ids[lo], sizeof (int) * (set->n - lo));
   set->ids[lo] = id;
   set->n++;
@@ -118,7 +123,7 @@ node_set_add_all (MultiStream *m, NodeSet *set, const NodeSet *other)
         }
       m->merge[n++] = x;
     }
-  node_set_reserve (set, n);
+  node_set_reserve (m, set, n);
   memcpy (set->ids, m->merge, sizeof (int) * n);
   set->n = n;
 }
@@ -219,19 +224,20 @@ collect_consumers (MultiStream *m)
                 if (pass == 0)
                   count[origin]++;
                 else
-                  node_set_add (&m->consumers[origin], node_id);
+                  node_set_add (m, &m->consumers[origin], node_id);
               }
           }
       if (pass == 0)
         {
           /* Room for every use in one block; sets that grow move out. */
+          int *block;
           for (int i = 0; i < p->n_values; i++)
             total += count[i];
-          m->consumer_block = g_new (int, MAX (total, 1));
+          block = pv_arena_alloc (m->arena, sizeof (int) * (gsize) MAX (total, 1));
           total = 0;
           for (int i = 0; i < p->n_values; i++)
             {
-              m->consumers[i].ids = &m->consumer_block[total];
+              m->consumers[i].ids = &block[total];
               m->consumers[i].cap = count[i];
               total += count[i];
             }
@@ -242,8 +248,8 @@ collect_consumers (MultiStream *m)
 static void
 add_note (PvOrtReuse *p, int in, int out)
 {
-  g_ptr_array_add (p->notes, g_strconcat (p->graph->values[p->graph->ort_values[in]].name, " reused by ",
-                                          p->graph->values[p->graph->ort_values[out]].name, " as input", NULL));
+  int note[2] = { in, out };
+  g_array_append_val (p->notes, note);
 }
 
 static void
@@ -332,15 +338,11 @@ is_explicit_input (const PvOrtReuse *p, int idx, int node)
 }
 
 static void
-wait_list_insert (WaitList *list, int idx)
+wait_list_insert (MultiStream *m, WaitList *list, int idx)
 {
   int at = list->n;
 
-  if (list->n == list->cap)
-    {
-      list->cap = MAX (8, list->cap * 2);
-      list->ids = g_renew (int, list->ids, list->cap);
-    }
+  list->ids = grow_ids (m->arena, list->ids, list->n, &list->cap, list->n + 1);
   while (at > 0 && list->ids[at - 1] < idx)
     at--;
   memmove (&list->ids[at + 1], &list->ids[at], sizeof (int) * (list->n - at));
@@ -388,7 +390,7 @@ try_reuse_output (MultiStream *m, int node_id)
           values[down].kind = PV_ORT_ALLOC_REUSE;
           values[down].reused_buffer = out;
           values[down].reuse_rule = PV_ORT_REUSE_STREAM_DOWNSTREAM;
-          node_set_add (&m->consumers[out], producer);
+          node_set_add (m, &m->consumers[out], producer);
           node_set_add_all (m, &m->consumers[out], &m->consumers[down]);
           memmove (&list->ids[i], &list->ids[i + 1], sizeof (int) * (list->n - i - 1));
           list->n--;
@@ -397,7 +399,7 @@ try_reuse_output (MultiStream *m, int node_id)
       if (got)
         m->reused[out] = TRUE;
       else
-        wait_list_insert (list, out);
+        wait_list_insert (m, list, out);
     }
 }
 
@@ -415,6 +417,7 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
   m.p = p;
   m.n_nodes = graph->n_nodes;
   m.n_streams = MAX (plan->n_streams, 1);
+  m.arena = pv_arena_new ();
   build_dependence_graph (&m);
   collect_consumers (&m);
   m.reused = g_new0 (gboolean, MAX (p->n_values, 1));
@@ -455,14 +458,9 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
         vp->reused_buffer = plan->values[vp->reused_buffer].reused_buffer;
     }
 
-  for (int i = 0; i < p->n_values; i++)
-    if (m.consumers[i].owned)
-      g_free (m.consumers[i].ids);
-  for (int i = 0; i < n_lists; i++)
-    g_free (m.waiting[i].ids);
+  pv_arena_free (m.arena);
   g_free (m.waiting);
   g_free (m.consumers);
-  g_free (m.consumer_block);
   g_free (m.merge);
   g_free (m.upstream);
   g_free (m.upstream_start);

@@ -587,7 +587,7 @@ pv_ort_plan_free (PvOrtPlan *plan)
   g_free (plan->release_actions);
   g_free (plan->node_release_start);
   g_free (plan->node_release);
-  g_strfreev (plan->notes);
+  g_free (plan->notes);  /* strings and pointers are one block */
   g_free (plan);
 }
 

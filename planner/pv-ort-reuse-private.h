@@ -3,6 +3,7 @@
  * planner. */
 #pragma once
 
+#include "pv-arena.h"
 #include "pv-ort-allocation-plan.h"
 #include "pv-ort-shape-classes.h"
 
@@ -31,7 +32,7 @@ typedef struct {
    * (not ProcessDef'd, optional, SameSize with nothing) are left out. */
   int *free_head;           /* per size class * n_locations + location */
   int *free_next, *free_prev;
-  GPtrArray *notes;
+  GArray *notes;            /* int[2]: (input, output) OrtValue indices of "<in> reused by <out> as input" */
 } PvOrtReuse;
 
 /* A node's inputs, then implicit inputs, as OrtValue indices. */

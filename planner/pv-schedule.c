@@ -1,6 +1,6 @@
 #include "pv-schedule.h"
 
-#include <stdlib.h>
+#include <string.h>
 
 void
 pv_schedule_free (PvSchedule *s)
@@ -25,17 +25,47 @@ typedef struct {
   int device;
 } Event;
 
-static int
-compare_events (const void *a, const void *b)
+/* Events by device, then time; frees before allocations at the same
+ * instant: a reader's end and the next writer's start may touch. Events
+ * equal in all three are interchangeable. */
+static inline gboolean
+event_before (const Event *x, const Event *y)
 {
-  const Event *x = a, *y = b;
   if (x->device != y->device)
-    return x->device - y->device;
+    return x->device < y->device;
   if (x->time != y->time)
-    return x->time < y->time ? -1 : 1;
-  /* Frees before allocations at the same instant: a reader's end and the
-   * next writer's start may touch. */
-  return (x->delta > y->delta) - (x->delta < y->delta);
+    return x->time < y->time;
+  return x->delta < y->delta;
+}
+
+/* Sorts @events (bottom-up merge sort: qsort's callback and byte-wise
+ * element moves cost more than the comparisons, with 2 events per value). */
+static void
+sort_events (Event *events, gsize n)
+{
+  g_autofree Event *tmp = g_new (Event, MAX (n, 1));
+  Event *from = events, *to = tmp;
+
+  for (gsize width = 1; width < n; width *= 2)
+    {
+      for (gsize lo = 0; lo < n; lo += 2 * width)
+        {
+          gsize mid = MIN (lo + width, n), hi = MIN (lo + 2 * width, n), i = lo, j = mid, k = lo;
+          while (i < mid && j < hi)
+            to[k++] = event_before (&from[j], &from[i]) ? from[j++] : from[i++];
+          while (i < mid)
+            to[k++] = from[i++];
+          while (j < hi)
+            to[k++] = from[j++];
+        }
+      {
+        Event *swap = from;
+        from = to;
+        to = swap;
+      }
+    }
+  if (from != events)
+    memcpy (events, from, sizeof (Event) * n);
 }
 
 /* Runs the streams: each advances while its next step's dependency has
@@ -49,19 +79,28 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
   g_autofree double *clock = g_new0 (double, MAX (n_streams, 1));
   g_autofree double *trigger_time = g_new (double, MAX (plan->n_trigger_points, 1));
   g_autofree double *notify_time = g_new (double, MAX (plan->n_notifications, 1));
-  g_autoptr (GHashTable) barrier_trigger = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autofree int *step_base = g_new (int, n_streams + 1);
+  g_autofree int *barrier_trigger = NULL;
   gboolean progress = TRUE;
 
   for (int t = 0; t < plan->n_trigger_points; t++)
     trigger_time[t] = -1;
   for (int i = 0; i < plan->n_notifications; i++)
     notify_time[i] = -1;
-  /* Which trigger point releases each barrier step: (stream, step) -> t + 1. */
+  /* Which trigger point releases each barrier step: t + 1, 0 for none, at
+   * step_base[stream] + step. */
+  step_base[0] = 0;
+  for (int st = 0; st < n_streams; st++)
+    step_base[st + 1] = step_base[st] + plan->streams[st].n_steps;
+  barrier_trigger = g_new0 (int, MAX (step_base[n_streams], 1));
   for (int t = 0; t < plan->n_trigger_points; t++)
     for (int k = plan->downstream_start[t]; k < plan->downstream_start[t + 1]; k++)
-      g_hash_table_insert (barrier_trigger,
-                           GINT_TO_POINTER (plan->downstream[k].stream * 1000003 + plan->downstream[k].step),
-                           GINT_TO_POINTER (t + 1));
+      {
+        const PvOrtStepRef *ref = &plan->downstream[k];
+        if (ref->stream >= 0 && ref->stream < n_streams && ref->step >= 0
+            && ref->step < plan->streams[ref->stream].n_steps)
+          barrier_trigger[step_base[ref->stream] + ref->step] = t + 1;
+      }
 
   while (progress)
     {
@@ -75,8 +114,7 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
               double begin = clock[st], duration = 0;
               if (step->kind == PV_ORT_STEP_BARRIER)
                 {
-                  int t = GPOINTER_TO_INT (g_hash_table_lookup (barrier_trigger,
-                                                                GINT_TO_POINTER (st * 1000003 + cursor[st]))) - 1;
+                  int t = barrier_trigger[step_base[st] + cursor[st]] - 1;
                   if (t >= 0 && trigger_time[t] < 0)
                     break;  /* wait for the trigger */
                   if (t >= 0)
@@ -119,7 +157,7 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
 static void
 collect_sync_edges (PvSchedule *s, const PvOrtPlan *plan)
 {
-  GArray *edges = g_array_new (FALSE, FALSE, sizeof (int[2]));
+  int n_edges = plan->n_trigger_points > 0 ? plan->downstream_start[plan->n_trigger_points] : 0;
   g_autofree int *trigger_owner = g_new (int, MAX (plan->n_trigger_points, 1));
   g_autofree int *notification_node = g_new (int, MAX (plan->n_notifications, 1));
 
@@ -130,25 +168,31 @@ collect_sync_edges (PvSchedule *s, const PvOrtPlan *plan)
       if (plan->node_notification[n] >= 0)
         notification_node[plan->node_notification[n]] = n;
     }
+  /* WaitOnEP steps only exist with notifications. */
+  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
+    for (int i = 0; i < plan->streams[st].n_steps; i++)
+      {
+        const PvOrtStep *step = &plan->streams[st].steps[i];
+        n_edges += step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications;
+      }
+  s->sync_edges = g_malloc_n (MAX (n_edges, 1), sizeof (int[2]));
   for (int t = 0; t < plan->n_trigger_points; t++)
     for (int k = plan->downstream_start[t]; k < plan->downstream_start[t + 1]; k++)
       {
         const PvOrtStepRef *ref = &plan->downstream[k];
-        int edge[2] = { trigger_owner[t], plan->streams[ref->stream].steps[ref->step].node };
-        g_array_append_val (edges, edge);
+        s->sync_edges[s->n_sync_edges][0] = trigger_owner[t];
+        s->sync_edges[s->n_sync_edges++][1] = plan->streams[ref->stream].steps[ref->step].node;
       }
-  for (int st = 0; st < plan->n_streams; st++)
+  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
     for (int i = 0; i < plan->streams[st].n_steps; i++)
       {
         const PvOrtStep *step = &plan->streams[st].steps[i];
         if (step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications)
           {
-            int edge[2] = { notification_node[step->id], step->node };
-            g_array_append_val (edges, edge);
+            s->sync_edges[s->n_sync_edges][0] = notification_node[step->id];
+            s->sync_edges[s->n_sync_edges++][1] = step->node;
           }
       }
-  s->n_sync_edges = (int) edges->len;
-  s->sync_edges = (int (*)[2]) g_array_free (edges, FALSE);
 }
 
 static void
@@ -182,54 +226,56 @@ live_intervals (PvSchedule *s, const PvGraph *g)
 static void
 live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *device)
 {
-  g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (Event));
-  GArray *curves = g_array_new (FALSE, TRUE, sizeof (PvLiveCurve));
+  g_autofree Event *events = NULL;
+  gsize n_events = 0;
 
-  for (int v = 0; v < g->n_values; v++)
+  for (int v = 0; bytes && v < g->n_values; v++)
+    n_events += bytes[v] != 0 && s->value_spans[v].start >= 0 ? 2 : 0;
+  events = g_new (Event, MAX (n_events, 1));
+  n_events = 0;
+  for (int v = 0; bytes && v < g->n_values; v++)
     {
-      Event e;
-      if (bytes == NULL || bytes[v] == 0 || s->value_spans[v].start < 0)
+      int dev = device ? device[v] : 0;
+      if (bytes[v] == 0 || s->value_spans[v].start < 0)
         continue;
-      e.device = device ? device[v] : 0;
-      e.time = s->value_spans[v].start;
-      e.delta = (gint64) bytes[v];
-      g_array_append_val (events, e);
-      e.time = s->value_spans[v].end;
-      e.delta = -(gint64) bytes[v];
-      g_array_append_val (events, e);
+      events[n_events++] = (Event) { s->value_spans[v].start, (gint64) bytes[v], dev };
+      events[n_events++] = (Event) { s->value_spans[v].end, -(gint64) bytes[v], dev };
     }
-  if (events->len > 0)
-    qsort (events->data, events->len, sizeof (Event), compare_events);
-  for (guint i = 0; i < events->len;)
+  sort_events (events, n_events);
+
+  for (gsize i = 0; i < n_events; i++)
+    s->n_curves += i == 0 || events[i].device != events[i - 1].device;
+  s->curves = g_new0 (PvLiveCurve, MAX (s->n_curves, 1));
+  for (gsize i = 0, c = 0; i < n_events; c++)
     {
-      int dev = g_array_index (events, Event, i).device;
-      GArray *points = g_array_new (FALSE, FALSE, sizeof (PvCurvePoint));
-      PvLiveCurve curve = { dev, NULL, 0, 0, 0 };
+      PvLiveCurve *curve = &s->curves[c];
+      gsize first = i;
       gint64 live = 0;
-      for (; i < events->len && g_array_index (events, Event, i).device == dev; i++)
+
+      curve->device = events[i].device;
+      while (i < n_events && events[i].device == curve->device)
+        i++;
+      curve->points = g_new (PvCurvePoint, i - first);
+      for (gsize k = first; k < i; k++)
         {
-          const Event *e = &g_array_index (events, Event, i);
+          const Event *e = &events[k];
           PvCurvePoint p;
           live += e->delta;
           p.time = e->time;
           p.bytes = (guint64) MAX (live, 0);
           /* One point per instant: the last event at a time wins. */
-          if (points->len > 0 && g_array_index (points, PvCurvePoint, points->len - 1).time == p.time)
-            g_array_index (points, PvCurvePoint, points->len - 1) = p;
+          if (curve->n_points > 0 && curve->points[curve->n_points - 1].time == p.time)
+            curve->points[curve->n_points - 1] = p;
           else
-            g_array_append_val (points, p);
-          if ((guint64) live > curve.peak_bytes)
+            curve->points[curve->n_points++] = p;
+          if ((guint64) live > curve->peak_bytes)
             {
-              curve.peak_bytes = (guint64) live;
-              curve.peak_time = e->time;
+              curve->peak_bytes = (guint64) live;
+              curve->peak_time = e->time;
             }
         }
-      curve.n_points = (int) points->len;
-      curve.points = (PvCurvePoint *) g_array_free (points, FALSE);
-      g_array_append_val (curves, curve);
+      curve->points = g_renew (PvCurvePoint, curve->points, MAX (curve->n_points, 1));
     }
-  s->n_curves = (int) curves->len;
-  s->curves = (PvLiveCurve *) g_array_free (curves, FALSE);
 }
 
 PvSchedule *

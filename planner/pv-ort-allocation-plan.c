@@ -253,6 +253,9 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
             vp->kind = PV_ORT_ALLOC_ALLOCATE;
         }
 
+      /* Parallel mode plans no reuse: nothing to count down. */
+      if (parallel)
+        continue;
       /* Inputs whose producer has external outputs are never released. */
       for (int a = 0; a < node->n_inputs; a++)
         if (inputs[a] >= 0 && !pv_ort_reuse_from_external_outputs (p, inputs[a]))
@@ -461,34 +464,36 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
   plan->single_stream = is_single_stream (plan);
   for (int s = 0; s < plan->n_streams && ok; s++)
     {
-      memcpy (p.use_count, p.initial_use_count, sizeof (int) * p.n_values);
-      for (int i = 0; i < p.n_values; i++)
-        p.buffer[i] = i;
       /* Several streams on one device: no reuse in this pass (parallel
-       * execution mode, memory reuse off). The free list starts empty. */
-      for (int i = 0; i < n_lists; i++)
-        p.free_head[i] = -1;
+       * execution mode, memory reuse off), and so no counting down: one
+       * start is enough. */
+      if (plan->single_stream || s == 0)
+        {
+          memcpy (p.use_count, p.initial_use_count, sizeof (int) * p.n_values);
+          for (int i = 0; i < p.n_values; i++)
+            p.buffer[i] = i;
+          /* The free list starts empty. */
+          for (int i = 0; i < n_lists; i++)
+            p.free_head[i] = -1;
+        }
       ok = plan_stream (&p, s, !plan->single_stream, plan->single_stream, error);
     }
+  g_clear_pointer (&p.initial_use_count, g_free);
+  g_clear_pointer (&p.use_count, g_free);
+  g_clear_pointer (&p.buffer, g_free);
+  g_clear_pointer (&p.free_head, g_free);
+  g_clear_pointer (&p.free_next, g_free);
+  g_clear_pointer (&p.free_prev, g_free);
   if (ok && !plan->single_stream)
-    {
-      /* The baseline passes' free points say nothing about the final plan. */
-      for (int i = 0; i < p.n_values; i++)
-        plan->values[i].freed_stream = plan->values[i].freed_at = -1;
-      pv_ort_optimize_multi_stream (&p);
-    }
+    pv_ort_optimize_multi_stream (&p);
+  g_clear_pointer (&p.shapes, g_free);
+  g_clear_pointer (&p.location, g_free);
+  /* The passes' arrays are gone: the deallocation plan's scratch takes
+   * their (already touched) memory. */
   if (ok)
     generate_deallocation_plan (&p);
 
   plan->notes = notes_text (&p);
   g_array_unref (p.notes);
-  g_free (p.shapes);
-  g_free (p.location);
-  g_free (p.initial_use_count);
-  g_free (p.use_count);
-  g_free (p.buffer);
-  g_free (p.free_head);
-  g_free (p.free_next);
-  g_free (p.free_prev);
   return ok;
 }

@@ -19,53 +19,127 @@ pv_schedule_free (PvSchedule *s)
   g_free (s);
 }
 
+/* One end of a value's live interval, on its device's curve. */
 typedef struct {
   double time;
-  gint64 delta;
-  int device;
+  gint64 delta;  /* +bytes at the start, -bytes at the end */
 } Event;
 
-/* Events by device, then time; frees before allocations at the same
- * instant: a reader's end and the next writer's start may touch. Events
- * equal in all three are interchangeable. */
+/* Events by time; frees before allocations at the same instant (a
+ * reader's end and the next writer's start may touch). Events equal in
+ * both are interchangeable, so any sort gives the same curve. */
 static inline gboolean
 event_before (const Event *x, const Event *y)
 {
-  if (x->device != y->device)
-    return x->device < y->device;
   if (x->time != y->time)
     return x->time < y->time;
   return x->delta < y->delta;
 }
 
-/* Sorts @events (bottom-up merge sort: qsort's callback and byte-wise
- * element moves cost more than the comparisons, with 2 events per value). */
 static void
-sort_events (Event *events, gsize n)
+insertion_sort (Event *a, gsize n)
 {
-  g_autofree Event *tmp = g_new (Event, MAX (n, 1));
-  Event *from = events, *to = tmp;
-
-  for (gsize width = 1; width < n; width *= 2)
+  for (gsize i = 1; i < n; i++)
     {
-      for (gsize lo = 0; lo < n; lo += 2 * width)
-        {
-          gsize mid = MIN (lo + width, n), hi = MIN (lo + 2 * width, n), i = lo, j = mid, k = lo;
-          while (i < mid && j < hi)
-            to[k++] = event_before (&from[j], &from[i]) ? from[j++] : from[i++];
-          while (i < mid)
-            to[k++] = from[i++];
-          while (j < hi)
-            to[k++] = from[j++];
-        }
-      {
-        Event *swap = from;
-        from = to;
-        to = swap;
-      }
+      Event x = a[i];
+      gsize j = i;
+      for (; j > 0 && event_before (&x, &a[j - 1]); j--)
+        a[j] = a[j - 1];
+      a[j] = x;
     }
-  if (from != events)
-    memcpy (events, from, sizeof (Event) * n);
+}
+
+static void
+sift_down (Event *a, gsize root, gsize n)
+{
+  Event x = a[root];
+
+  for (;;)
+    {
+      gsize child = 2 * root + 1;
+      if (child >= n)
+        break;
+      if (child + 1 < n && event_before (&a[child], &a[child + 1]))
+        child++;
+      if (!event_before (&x, &a[child]))
+        break;
+      a[root] = a[child];
+      root = child;
+    }
+  a[root] = x;
+}
+
+static void
+swap_events (Event *a, gsize i, gsize j)
+{
+  Event t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+}
+
+/* Introsort in place: quicksort (median of three, Hoare partition),
+ * heapsort past @depth levels, insertion sort on short runs. In place
+ * because a scratch copy of two events per value is most of what the
+ * schedule would touch. */
+static void
+sort_events (Event *a, gsize n, int depth)
+{
+  while (n > 16)
+    {
+      gsize i, j, mid = n / 2;
+
+      if (depth-- == 0)
+        {
+          for (gsize k = n / 2; k-- > 0;)
+            sift_down (a, k, n);
+          for (gsize end = n; end-- > 1;)
+            {
+              swap_events (a, 0, end);
+              sift_down (a, 0, end);
+            }
+          return;
+        }
+      /* The median of a[0], a[mid], a[n - 1] goes to a[0] as the pivot. */
+      if (event_before (&a[mid], &a[0]))
+        swap_events (a, mid, 0);
+      if (event_before (&a[n - 1], &a[mid]))
+        {
+          swap_events (a, n - 1, mid);
+          if (event_before (&a[mid], &a[0]))
+            swap_events (a, mid, 0);
+        }
+      swap_events (a, 0, mid);
+      {
+        Event pivot = a[0];
+        i = 0;
+        j = n;
+        for (;;)
+          {
+            while (event_before (&a[i], &pivot))
+              i++;
+            do
+              j--;
+            while (event_before (&pivot, &a[j]));
+            if (i >= j)
+              break;
+            swap_events (a, i, j);
+            i++;
+          }
+      }
+      /* a[0 .. j] <= pivot <= a[j + 1 .. n): recurse into the smaller part. */
+      if (j + 1 < n - j - 1)
+        {
+          sort_events (a, j + 1, depth);
+          a += j + 1;
+          n -= j + 1;
+        }
+      else
+        {
+          sort_events (a + j + 1, n - j - 1, depth);
+          n = j + 1;
+        }
+    }
+  insertion_sort (a, n);
 }
 
 /* Runs the streams: each advances while its next step's dependency has
@@ -223,47 +297,83 @@ live_intervals (PvSchedule *s, const PvGraph *g)
       s->value_spans[g->outputs[i]].end = s->makespan;
 }
 
+/* The device of every counted value: a few distinct ones. Returns the
+ * index of @device in @devices, adding it. */
+static int
+device_index (GArray *devices, int device)
+{
+  for (guint k = 0; k < devices->len; k++)
+    if (g_array_index (devices, int, k) == device)
+      return (int) k;
+  g_array_append_val (devices, device);
+  return (int) devices->len - 1;
+}
+
 static void
 live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *device)
 {
+  g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree int *start = NULL;    /* per curve (ascending device): its events' first index */
+  g_autofree int *rank = NULL;     /* devices index -> curve */
   g_autofree Event *events = NULL;
-  gsize n_events = 0;
 
-  for (int v = 0; bytes && v < g->n_values; v++)
-    n_events += bytes[v] != 0 && s->value_spans[v].start >= 0 ? 2 : 0;
-  events = g_new (Event, MAX (n_events, 1));
-  n_events = 0;
-  for (int v = 0; bytes && v < g->n_values; v++)
+  if (bytes == NULL)
     {
-      int dev = device ? device[v] : 0;
-      if (bytes[v] == 0 || s->value_spans[v].start < 0)
-        continue;
-      events[n_events++] = (Event) { s->value_spans[v].start, (gint64) bytes[v], dev };
-      events[n_events++] = (Event) { s->value_spans[v].end, -(gint64) bytes[v], dev };
+      s->curves = g_new0 (PvLiveCurve, 1);
+      return;
     }
-  sort_events (events, n_events);
-
-  for (gsize i = 0; i < n_events; i++)
-    s->n_curves += i == 0 || events[i].device != events[i - 1].device;
+  /* Events grouped by device (curves in ascending device order), then
+   * each group sorted. */
+  for (int v = 0; v < g->n_values; v++)
+    if (bytes[v] != 0 && s->value_spans[v].start >= 0)
+      device_index (devices, device ? device[v] : 0);
+  s->n_curves = (int) devices->len;
   s->curves = g_new0 (PvLiveCurve, MAX (s->n_curves, 1));
-  for (gsize i = 0, c = 0; i < n_events; c++)
+  rank = g_new0 (int, MAX (s->n_curves, 1));
+  start = g_new0 (int, s->n_curves + 1);
+  for (int k = 0; k < s->n_curves; k++)
+    for (int j = 0; j < s->n_curves; j++)
+      rank[k] += g_array_index (devices, int, j) < g_array_index (devices, int, k);
+  for (int v = 0; v < g->n_values; v++)
+    if (bytes[v] != 0 && s->value_spans[v].start >= 0)
+      start[rank[device_index (devices, device ? device[v] : 0)] + 1] += 2;
+  for (int c = 0; c < s->n_curves; c++)
+    start[c + 1] += start[c];
+  events = g_new (Event, MAX (start[s->n_curves], 1));
+  {
+    g_autofree int *fill = g_memdup2 (start, sizeof (int) * (s->n_curves + 1));
+    for (int v = 0; v < g->n_values; v++)
+      {
+        int c;
+        if (bytes[v] == 0 || s->value_spans[v].start < 0)
+          continue;
+        c = rank[device_index (devices, device ? device[v] : 0)];
+        s->curves[c].device = device ? device[v] : 0;
+        events[fill[c]++] = (Event) { s->value_spans[v].start, (gint64) bytes[v] };
+        events[fill[c]++] = (Event) { s->value_spans[v].end, -(gint64) bytes[v] };
+      }
+  }
+
+  for (int c = 0; c < s->n_curves; c++)
     {
       PvLiveCurve *curve = &s->curves[c];
-      gsize first = i;
+      Event *e = &events[start[c]];
+      int n = start[c + 1] - start[c], n_points = 0, depth = 0;
       gint64 live = 0;
 
-      curve->device = events[i].device;
-      while (i < n_events && events[i].device == curve->device)
-        i++;
-      curve->points = g_new (PvCurvePoint, i - first);
-      for (gsize k = first; k < i; k++)
+      for (int m = n; m > 1; m /= 2)
+        depth += 2;
+      sort_events (e, n, depth);
+      /* One point per instant: the last event at a time wins. */
+      for (int k = 0; k < n; k++)
+        n_points += k == 0 || e[k].time != e[k - 1].time;
+      curve->points = g_new (PvCurvePoint, MAX (n_points, 1));
+      for (int k = 0; k < n; k++)
         {
-          const Event *e = &events[k];
           PvCurvePoint p;
-          live += e->delta;
-          p.time = e->time;
+          live += e[k].delta;
+          p.time = e[k].time;
           p.bytes = (guint64) MAX (live, 0);
-          /* One point per instant: the last event at a time wins. */
           if (curve->n_points > 0 && curve->points[curve->n_points - 1].time == p.time)
             curve->points[curve->n_points - 1] = p;
           else
@@ -271,10 +381,9 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
           if ((guint64) live > curve->peak_bytes)
             {
               curve->peak_bytes = (guint64) live;
-              curve->peak_time = e->time;
+              curve->peak_time = e[k].time;
             }
         }
-      curve->points = g_renew (PvCurvePoint, curve->points, MAX (curve->n_points, 1));
     }
 }
 

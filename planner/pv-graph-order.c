@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "pv-arena.h"
 #include "pv-error.h"
 
 static int
@@ -270,6 +271,44 @@ assign_ort_indices (PvGraph *graph)
   graph->n_ort_values = n;
 }
 
+/* graph->node_io and graph->node_producers. */
+static void
+build_node_lists (PvGraph *graph)
+{
+  int n = graph->n_nodes, n_io = 0, n_uses = 0, at = 0;
+
+  if (graph->arena == NULL)
+    graph->arena = pv_arena_new ();
+  for (int k = 0; k < n; k++)
+    {
+      n_uses += graph->nodes[k].n_inputs + graph->nodes[k].n_implicit_inputs;
+      n_io += graph->nodes[k].n_inputs + graph->nodes[k].n_implicit_inputs + graph->nodes[k].n_outputs;
+    }
+  graph->node_io_start = pv_arena_alloc (graph->arena, sizeof (int) * (n + 1));
+  graph->node_io = pv_arena_alloc (graph->arena, sizeof (int) * MAX (n_io, 1));
+  graph->node_producers_start = pv_arena_alloc (graph->arena, sizeof (int) * (n + 1));
+  graph->node_producers = pv_arena_alloc (graph->arena, sizeof (int) * MAX (n_uses, 1));
+  for (int k = 0; k < n; k++)
+    {
+      const PvNode *node = &graph->nodes[k];
+      graph->node_io_start[k] = at;
+      for (int j = 0; j < node->n_inputs; j++)
+        graph->node_io[at++] = node->inputs[j] >= 0 ? graph->values[node->inputs[j]].ort_index : -1;
+      for (int j = 0; j < node->n_implicit_inputs; j++)
+        graph->node_io[at++] = node->implicit_inputs[j] >= 0 ? graph->values[node->implicit_inputs[j]].ort_index : -1;
+      for (int j = 0; j < node->n_outputs; j++)
+        graph->node_io[at++] = node->outputs[j] >= 0 ? graph->values[node->outputs[j]].ort_index : -1;
+    }
+  graph->node_io_start[n] = at;
+  at = 0;
+  for (int k = 0; k < n; k++)
+    {
+      graph->node_producers_start[k] = at;
+      at += pv_node_input_nodes (graph, &graph->nodes[k], &graph->node_producers[at]);
+    }
+  graph->node_producers_start[n] = at;
+}
+
 gboolean
 pv_graph_finish_order (PvGraph *graph, GError **error)
 {
@@ -278,5 +317,6 @@ pv_graph_finish_order (PvGraph *graph, GError **error)
   compute_default_order (graph);
   assign_names (graph);
   assign_ort_indices (graph);
+  build_node_lists (graph);
   return TRUE;
 }

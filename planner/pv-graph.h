@@ -151,6 +151,14 @@ struct _PvGraph {
   int *order;           /* ORT's DEFAULT execution order: node ids */
   int *ort_values;      /* value ids in OrtValue index order */
   int n_ort_values;
+  /* Compact copies of the node lists for planners that walk them many
+   * times (pv_graph_finish_order() fills them, in the arena). Per node:
+   * its inputs, implicit inputs and outputs as OrtValue indices (-1 when
+   * missing) from node_io[node_io_start[node]]; the distinct producers of
+   * its inputs and implicit inputs, ascending, in node_producers
+   * [node_producers_start[node] .. node_producers_start[node + 1]). */
+  int *node_io_start, *node_io;
+  int *node_producers_start, *node_producers;
 
   GHashTable *value_by_name; /* interned name -> id + 1 */
   GHashTable *node_by_name;  /* ORT node name -> id + 1 */

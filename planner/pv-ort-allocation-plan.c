@@ -281,7 +281,7 @@ generate_deallocation_plan (PvOrtReuse *p)
   g_autofree int *root = g_new (int, MAX (n_values, 1));
   g_autofree int *first = g_new (int, MAX (n_values, 1));
   g_autofree int *count = g_new0 (int, MAX (n_values, 1));
-  g_autofree gboolean *spread = g_new0 (gboolean, MAX (n_values, 1));
+  g_autofree guint8 *spread = g_new0 (guint8, MAX (n_values, 1));
   g_autofree int *action_of = g_new (int, MAX (n_values, 1));
   g_autofree int *spread_start = NULL;
   g_autofree int *spread_nodes = NULL;
@@ -457,9 +457,8 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
   /* ComputeReuseCount() gives the same counts before every pass. */
   p.use_count = g_new0 (int, MAX (p.n_values, 1));
   compute_use_counts (&p);
-  p.initial_use_count = g_memdup2 (p.use_count, sizeof (int) * MAX (p.n_values, 1));
   for (int i = 0; i < p.n_values; i++)
-    plan->values[i].use_count = p.initial_use_count[i];
+    plan->values[i].use_count = p.use_count[i];
 
   plan->single_stream = is_single_stream (plan);
   for (int s = 0; s < plan->n_streams && ok; s++)
@@ -469,16 +468,17 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
        * start is enough. */
       if (plan->single_stream || s == 0)
         {
-          memcpy (p.use_count, p.initial_use_count, sizeof (int) * p.n_values);
           for (int i = 0; i < p.n_values; i++)
-            p.buffer[i] = i;
+            {
+              p.use_count[i] = plan->values[i].use_count;
+              p.buffer[i] = i;
+            }
           /* The free list starts empty. */
           for (int i = 0; i < n_lists; i++)
             p.free_head[i] = -1;
         }
       ok = plan_stream (&p, s, !plan->single_stream, plan->single_stream, error);
     }
-  g_clear_pointer (&p.initial_use_count, g_free);
   g_clear_pointer (&p.use_count, g_free);
   g_clear_pointer (&p.buffer, g_free);
   g_clear_pointer (&p.free_head, g_free);

@@ -4,7 +4,9 @@
  *
  * Every stage of a plan walks the nodes' inputs and outputs several times;
  * reading them from PvNode and PvValue (large records spread over the
- * graph) costs a cache miss per look. The view is built once per plan. */
+ * graph) costs a cache miss per look. The node lists are the graph's own
+ * (pv_graph_finish_order() makes them); the per-value arrays are made once
+ * per plan. */
 #pragma once
 
 #include "pv-graph.h"
@@ -17,12 +19,12 @@ G_BEGIN_DECLS
 typedef struct {
   /* Per node, its inputs, implicit inputs and outputs as OrtValue indices
    * (-1 when missing), from io[io_start[node]]; io_start has n_nodes + 1
-   * entries. */
-  int *io_start, *io;
+   * entries (graph->node_io, not owned). */
+  const int *io_start, *io;
   /* Per node, the distinct nodes producing its inputs and implicit inputs,
    * ascending (pv_node_input_nodes()): input_nodes[input_nodes_start[node]
-   * .. input_nodes_start[node + 1]). */
-  int *input_nodes_start, *input_nodes;
+   * .. input_nodes_start[node + 1]) (graph->node_producers, not owned). */
+  const int *input_nodes_start, *input_nodes;
   /* Per OrtValue index: PvValueFlags | PV_ORT_VIEW_CONSUMED, and the
    * producing node in this graph (-1: graph input, initializer, outer
    * scope). */

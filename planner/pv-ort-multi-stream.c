@@ -45,7 +45,7 @@ typedef struct {
   NodeSet *consumers;     /* value_consumer_map, per OrtValue index */
   int *merge;             /* scratch for node_set_add_all */
   int merge_cap;
-  gboolean *reused;
+  guint8 *reused;
   /* waiting_list: per (size class, location) bucket. ORT keys it by
    * (location, TensorShapeProto::ByteSizeLong()) and then asks SameSize();
    * values of one size class have one ByteSizeLong, so the values a bucket
@@ -192,56 +192,71 @@ build_dependence_graph (MultiStream *m)
     }
 }
 
-/* value_consumer_map: the consumers of each allocated (or external) buffer.
- * Streams are walked from their ends as ORT does; the sets are ordered
- * anyway. */
+/* value_consumer_map: the consumers of each allocated (or external) buffer
+ * (ORT walks each stream from its end; as sets, the order is moot). */
 static void
 collect_consumers (MultiStream *m)
 {
   PvOrtReuse *p = m->p;
   const PvOrtPlan *plan = p->plan;
-  g_autofree int *count = g_new0 (int, MAX (p->n_values, 1));
-  int total = 0;
+  const PvOrtGraphView *view = p->view;
+  g_autofree int *root = g_new (int, MAX (p->n_values, 1));
+  int total = 0, *block;
 
-  m->consumers = g_new0 (NodeSet, MAX (p->n_values, 1));
+  m->consumers = g_new (NodeSet, MAX (p->n_values, 1));
+  for (int i = 0; i < p->n_values; i++)
+    {
+      int origin = plan->values[i].reused_buffer;
+      PvOrtAllocKind kind = plan->values[origin].kind;
+      root[i] = kind == PV_ORT_ALLOC_ALLOCATE || kind == PV_ORT_ALLOC_ALLOCATED_EXTERNALLY ? origin : -1;
+      m->consumers[i] = (NodeSet) { NULL, 0, 0 };
+    }
+  /* Count, make room for every use in one block (sets that grow later
+   * move out), list, then sort each set and drop repeats. */
   for (int pass = 0; pass < 2; pass++)
     {
-      for (int s = 0; s < plan->n_streams; s++)
-        for (int k = plan->streams[s].n_nodes - 1; k >= 0; k--)
-          {
-            int node_id = plan->streams[s].nodes[k];
-            const PvNode *node = &p->graph->nodes[node_id];
-            const int *uses = pv_ort_reuse_inputs (p, node_id);
-            for (int a = 0; a < node->n_inputs + node->n_implicit_inputs; a++)
-              {
-                int origin;
-                if (uses[a] < 0)
-                  continue;
-                origin = plan->values[uses[a]].reused_buffer;
-                if (plan->values[origin].kind != PV_ORT_ALLOC_ALLOCATE
-                    && plan->values[origin].kind != PV_ORT_ALLOC_ALLOCATED_EXTERNALLY)
-                  continue;
-                if (pass == 0)
-                  count[origin]++;
-                else
-                  node_set_add (m, &m->consumers[origin], node_id);
-              }
-          }
-      if (pass == 0)
+      for (int node_id = 0; node_id < m->n_nodes; node_id++)
         {
-          /* Room for every use in one block; sets that grow move out. */
-          int *block;
-          for (int i = 0; i < p->n_values; i++)
-            total += count[i];
-          block = pv_arena_alloc (m->arena, sizeof (int) * (gsize) MAX (total, 1));
-          total = 0;
-          for (int i = 0; i < p->n_values; i++)
+          const PvNode *node = &p->graph->nodes[node_id];
+          const int *uses = pv_ort_view_inputs (view, node_id);
+          for (int a = 0; a < node->n_inputs + node->n_implicit_inputs; a++)
             {
-              m->consumers[i].ids = &block[total];
-              m->consumers[i].cap = count[i];
-              total += count[i];
+              int r = uses[a] >= 0 ? root[uses[a]] : -1;
+              if (r < 0)
+                continue;
+              if (pass == 0)
+                m->consumers[r].cap++;
+              else
+                m->consumers[r].ids[m->consumers[r].n++] = node_id;
             }
         }
+      if (pass == 1)
+        break;
+      for (int i = 0; i < p->n_values; i++)
+        total += m->consumers[i].cap;
+      block = pv_arena_alloc (m->arena, sizeof (int) * (gsize) MAX (total, 1));
+      total = 0;
+      for (int i = 0; i < p->n_values; i++)
+        {
+          m->consumers[i].ids = &block[total];
+          total += m->consumers[i].cap;
+        }
+    }
+  for (int i = 0; i < p->n_values; i++)
+    {
+      NodeSet *set = &m->consumers[i];
+      int w = 0;
+      for (int k = 1; k < set->n; k++)
+        {
+          int x = set->ids[k], j = k;
+          for (; j > 0 && set->ids[j - 1] > x; j--)
+            set->ids[j] = set->ids[j - 1];
+          set->ids[j] = x;
+        }
+      for (int k = 0; k < set->n; k++)
+        if (w == 0 || set->ids[w - 1] != set->ids[k])
+          set->ids[w++] = set->ids[k];
+      set->n = w;
     }
 }
 
@@ -420,7 +435,7 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
   m.arena = pv_arena_new ();
   build_dependence_graph (&m);
   collect_consumers (&m);
-  m.reused = g_new0 (gboolean, MAX (p->n_values, 1));
+  m.reused = g_new0 (guint8, MAX (p->n_values, 1));
   m.waiting = g_new0 (WaitList, n_lists);
 
   /* Walk the dependence graph from its sinks towards its sources (Kahn on

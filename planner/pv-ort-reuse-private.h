@@ -22,8 +22,8 @@ typedef struct {
   int n_locations;
   const PvOrtGraphView *view;
   const int *producer;      /* view->producer: OrtValue index -> producing node in this graph, -1 */
-  int *initial_use_count;   /* ComputeReuseCount() (the same for every pass) */
-  int *use_count;           /* OrtValueInfo::usecount */
+  int *use_count;           /* OrtValueInfo::usecount; each pass starts from ComputeReuseCount()'s,
+                             * kept in the plan's values */
   int *buffer;              /* OrtValueInfo::reused_buffer_index */
   /* freelist_, most recently freed first, kept as one intrusive list per
    * (size class, location): FindReusableTensor takes the first entry of the

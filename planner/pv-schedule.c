@@ -19,11 +19,25 @@ pv_schedule_free (PvSchedule *s)
   g_free (s);
 }
 
-/* One end of a value's live interval, on its device's curve. */
-typedef struct {
-  double time;
-  gint64 delta;  /* +bytes at the start, -bytes at the end */
-} Event;
+/* One end of a value's live interval, on its device's curve: +bytes at
+ * its start, -bytes at its end. Events are sorted and swept into the
+ * curve's points in the points' own array (a point is no bigger than an
+ * event, and there are no more points than events): the array that will be
+ * needed anyway holds them, instead of a second one as large. */
+typedef PvCurvePoint Event;
+
+/* The signed size of @e (kept in the unsigned field, two's complement). */
+static inline gint64
+event_delta (const Event *e)
+{
+  return (gint64) e->bytes;
+}
+
+static inline Event
+make_event (double time, gint64 delta)
+{
+  return (Event) { time, (guint64) delta };
+}
 
 /* Events by time; frees before allocations at the same instant (a
  * reader's end and the next writer's start may touch). Events equal in
@@ -33,7 +47,7 @@ event_before (const Event *x, const Event *y)
 {
   if (x->time != y->time)
     return x->time < y->time;
-  return x->delta < y->delta;
+  return event_delta (x) < event_delta (y);
 }
 
 static void
@@ -313,9 +327,7 @@ static void
 live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *device)
 {
   g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (int));
-  g_autofree int *start = NULL;    /* per curve (ascending device): its events' first index */
-  g_autofree int *rank = NULL;     /* devices index -> curve */
-  g_autofree Event *events = NULL;
+  g_autofree int *rank = NULL;     /* devices index -> curve (ascending device) */
 
   if (bytes == NULL)
     {
@@ -330,50 +342,49 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
   s->n_curves = (int) devices->len;
   s->curves = g_new0 (PvLiveCurve, MAX (s->n_curves, 1));
   rank = g_new0 (int, MAX (s->n_curves, 1));
-  start = g_new0 (int, s->n_curves + 1);
   for (int k = 0; k < s->n_curves; k++)
     for (int j = 0; j < s->n_curves; j++)
       rank[k] += g_array_index (devices, int, j) < g_array_index (devices, int, k);
+  /* Count each curve's events (in n_points for now), then list them. */
   for (int v = 0; v < g->n_values; v++)
     if (bytes[v] != 0 && s->value_spans[v].start >= 0)
-      start[rank[device_index (devices, device ? device[v] : 0)] + 1] += 2;
+      s->curves[rank[device_index (devices, device ? device[v] : 0)]].n_points += 2;
   for (int c = 0; c < s->n_curves; c++)
-    start[c + 1] += start[c];
-  events = g_new (Event, MAX (start[s->n_curves], 1));
-  {
-    g_autofree int *fill = g_memdup2 (start, sizeof (int) * (s->n_curves + 1));
-    for (int v = 0; v < g->n_values; v++)
-      {
-        int c;
-        if (bytes[v] == 0 || s->value_spans[v].start < 0)
-          continue;
-        c = rank[device_index (devices, device ? device[v] : 0)];
-        s->curves[c].device = device ? device[v] : 0;
-        events[fill[c]++] = (Event) { s->value_spans[v].start, (gint64) bytes[v] };
-        events[fill[c]++] = (Event) { s->value_spans[v].end, -(gint64) bytes[v] };
-      }
-  }
+    {
+      s->curves[c].points = g_new (Event, MAX (s->curves[c].n_points, 1));
+      s->curves[c].n_points = 0;
+    }
+  for (int v = 0; v < g->n_values; v++)
+    {
+      PvLiveCurve *curve;
+      if (bytes[v] == 0 || s->value_spans[v].start < 0)
+        continue;
+      curve = &s->curves[rank[device_index (devices, device ? device[v] : 0)]];
+      curve->device = device ? device[v] : 0;
+      curve->points[curve->n_points++] = make_event (s->value_spans[v].start, (gint64) bytes[v]);
+      curve->points[curve->n_points++] = make_event (s->value_spans[v].end, -(gint64) bytes[v]);
+    }
 
   for (int c = 0; c < s->n_curves; c++)
     {
       PvLiveCurve *curve = &s->curves[c];
-      Event *e = &events[start[c]];
-      int n = start[c + 1] - start[c], n_points = 0, depth = 0;
+      Event *e = curve->points;
+      int n = curve->n_points, depth = 0;
       gint64 live = 0;
 
       for (int m = n; m > 1; m /= 2)
         depth += 2;
       sort_events (e, n, depth);
-      /* One point per instant: the last event at a time wins. */
-      for (int k = 0; k < n; k++)
-        n_points += k == 0 || e[k].time != e[k - 1].time;
-      curve->points = g_new (PvCurvePoint, MAX (n_points, 1));
+      /* The sweep writes point curve->n_points - 1 or curve->n_points,
+       * never past event k, which it has read. */
+      curve->n_points = 0;
       for (int k = 0; k < n; k++)
         {
           PvCurvePoint p;
-          live += e[k].delta;
+          live += event_delta (&e[k]);
           p.time = e[k].time;
           p.bytes = (guint64) MAX (live, 0);
+          /* One point per instant: the last event at a time wins. */
           if (curve->n_points > 0 && curve->points[curve->n_points - 1].time == p.time)
             curve->points[curve->n_points - 1] = p;
           else
@@ -381,9 +392,10 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
           if ((guint64) live > curve->peak_bytes)
             {
               curve->peak_bytes = (guint64) live;
-              curve->peak_time = e[k].time;
+              curve->peak_time = p.time;
             }
         }
+      curve->points = g_renew (PvCurvePoint, curve->points, MAX (curve->n_points, 1));
     }
 }
 

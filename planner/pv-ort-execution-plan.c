@@ -39,11 +39,6 @@ typedef struct {
   int waiter, producer;
 } WaitPair;
 
-typedef struct {
-  int trigger_point;
-  PvOrtStepRef ref;
-} DownstreamEntry;
-
 static int
 compare_wait_pairs (const void *a, const void *b)
 {
@@ -203,7 +198,8 @@ pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStre
 {
   int n = plan->graph->n_nodes, n_barriers;
   g_autoptr (GArray) waits = NULL;
-  g_autofree DownstreamEntry *downstream = NULL;  /* one per barrier, in barrier order */
+  g_autofree int *wait_start = g_new0 (int, n + 1);
+  g_autofree int *fill = NULL;
 
   plan->node_notification = g_new (int, MAX (n, 1));
   plan->node_trigger_point = g_new (int, MAX (n, 1));
@@ -211,89 +207,77 @@ pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStre
     plan->node_notification[i] = plan->node_trigger_point[i] = -1;
 
   n_barriers = assign_trigger_points (plan, view);
-  downstream = g_new (DownstreamEntry, MAX (n_barriers, 1));
   waits = assign_notifications (plan, registry);
 
   /* Wait pairs are sorted by waiter: index them per node. */
-  {
-    g_autofree int *wait_start = g_new0 (int, n + 1);
-    for (guint i = 0; i < waits->len; i++)
-      wait_start[g_array_index (waits, WaitPair, i).waiter + 1]++;
-    for (int i = 0; i < n; i++)
-      wait_start[i + 1] += wait_start[i];
+  for (guint i = 0; i < waits->len; i++)
+    wait_start[g_array_index (waits, WaitPair, i).waiter + 1]++;
+  for (int i = 0; i < n; i++)
+    wait_start[i + 1] += wait_start[i];
 
-    for (int s = 0; s < plan->n_streams; s++)
-      {
-        PvOrtLogicStream *stream = &plan->streams[s];
-        int n_steps = 0;
-
-        /* Count the steps, then lay them out. */
-        for (int pass = 0; pass < 2; pass++)
-          {
-            if (pass == 1)
-              {
-                stream->steps = g_new (PvOrtStep, MAX (n_steps, 1));
-                stream->n_steps = n_steps;
-                n_steps = 0;
-              }
-            for (int k = 0; k < stream->n_nodes; k++)
-              {
-                int node_id = stream->nodes[k];
-                PvOrtStep *steps = stream->steps;
-
-                /* Barriers: one per producer on another stream. */
-                for (int i = view->input_nodes_start[node_id]; n_barriers > 0 && i < view->input_nodes_start[node_id + 1];
-                     i++)
-                  {
-                    int producer = view->input_nodes[i];
-                    if (plan->node_stream[producer] == s)
-                      continue;
-                    if (pass == 0)
-                      {
-                        n_steps++;
-                        continue;
-                      }
-                    g_assert (plan->node_trigger_point[producer] >= 0);
-                    downstream[plan->n_barriers] = (DownstreamEntry) { plan->node_trigger_point[producer], { s, n_steps } };
-                    steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_BARRIER, node_id, plan->n_barriers++ };
-                  }
-                if (pass == 0)
-                  {
-                    n_steps += wait_start[node_id + 1] - wait_start[node_id] + 1
-                               + (plan->node_notification[node_id] >= 0) + (plan->node_trigger_point[node_id] >= 0);
-                    continue;
-                  }
-                for (int w = wait_start[node_id]; w < wait_start[node_id + 1]; w++)
-                  {
-                    int producer = g_array_index (waits, WaitPair, w).producer;
-                    steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_WAIT_ON_EP, node_id, plan->node_notification[producer] };
-                  }
-                plan->node_step[node_id] = n_steps;
-                steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_LAUNCH_KERNEL, node_id, node_id };
-                if (plan->node_notification[node_id] >= 0)
-                  steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_ACTIVATE_NOTIFICATION, node_id,
-                                                   plan->node_notification[node_id] };
-                if (plan->node_trigger_point[node_id] >= 0)
-                  steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_TRIGGER_DOWNSTREAM, node_id,
-                                                   plan->node_trigger_point[node_id] };
-              }
-          }
-      }
-  }
-
-  /* downstream_map[trigger point], each list in the order barriers were added. */
+  /* Count each stream's steps and each trigger point's barriers, then lay
+   * the steps out. downstream_map[trigger point] lists its barriers in the
+   * order they are added. */
   plan->downstream_start = g_new0 (int, plan->n_trigger_points + 1);
-  plan->downstream = g_new (PvOrtStepRef, MAX (plan->n_barriers, 1));
-  for (int i = 0; i < plan->n_barriers; i++)
-    plan->downstream_start[downstream[i].trigger_point + 1]++;
-  for (int t = 0; t < plan->n_trigger_points; t++)
-    plan->downstream_start[t + 1] += plan->downstream_start[t];
-  {
-    g_autofree int *fill = g_memdup2 (plan->downstream_start, sizeof (int) * (plan->n_trigger_points + 1));
-    for (int i = 0; i < plan->n_barriers; i++)
-      {
-        const DownstreamEntry *e = &downstream[i];
-        plan->downstream[fill[e->trigger_point]++] = e->ref;
-      }
-  }
+  plan->downstream = g_new (PvOrtStepRef, MAX (n_barriers, 1));
+  for (int pass = 0; pass < 2; pass++)
+    {
+      if (pass == 1)
+        {
+          for (int s = 0; s < plan->n_streams; s++)
+            plan->streams[s].steps = g_new (PvOrtStep, MAX (plan->streams[s].n_steps, 1));
+          for (int t = 0; t < plan->n_trigger_points; t++)
+            plan->downstream_start[t + 1] += plan->downstream_start[t];
+          fill = g_memdup2 (plan->downstream_start, sizeof (int) * (plan->n_trigger_points + 1));
+        }
+      for (int s = 0; s < plan->n_streams; s++)
+        {
+          PvOrtLogicStream *stream = &plan->streams[s];
+          PvOrtStep *steps = stream->steps;
+          int n_steps = 0;
+
+          for (int k = 0; k < stream->n_nodes; k++)
+            {
+              int node_id = stream->nodes[k];
+
+              /* Barriers: one per producer on another stream. */
+              for (int i = view->input_nodes_start[node_id]; n_barriers > 0 && i < view->input_nodes_start[node_id + 1];
+                   i++)
+                {
+                  int producer = view->input_nodes[i], t = plan->node_trigger_point[producer];
+                  if (plan->node_stream[producer] == s)
+                    continue;
+                  g_assert (t >= 0);
+                  if (pass == 0)
+                    plan->downstream_start[t + 1]++;
+                  else
+                    {
+                      plan->downstream[fill[t]++] = (PvOrtStepRef) { s, n_steps };
+                      steps[n_steps] = (PvOrtStep) { PV_ORT_STEP_BARRIER, node_id, plan->n_barriers++ };
+                    }
+                  n_steps++;
+                }
+              if (pass == 0)
+                {
+                  n_steps += wait_start[node_id + 1] - wait_start[node_id] + 1
+                             + (plan->node_notification[node_id] >= 0) + (plan->node_trigger_point[node_id] >= 0);
+                  continue;
+                }
+              for (int w = wait_start[node_id]; w < wait_start[node_id + 1]; w++)
+                {
+                  int producer = g_array_index (waits, WaitPair, w).producer;
+                  steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_WAIT_ON_EP, node_id, plan->node_notification[producer] };
+                }
+              plan->node_step[node_id] = n_steps;
+              steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_LAUNCH_KERNEL, node_id, node_id };
+              if (plan->node_notification[node_id] >= 0)
+                steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_ACTIVATE_NOTIFICATION, node_id,
+                                                 plan->node_notification[node_id] };
+              if (plan->node_trigger_point[node_id] >= 0)
+                steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_TRIGGER_DOWNSTREAM, node_id,
+                                                 plan->node_trigger_point[node_id] };
+            }
+          stream->n_steps = n_steps;
+        }
+    }
 }

@@ -17,7 +17,7 @@ typedef struct {
 struct _PvKernelAdapter {
   const PvKernelTable *kernels;
   GHashTable *behaviours;  /* (def | in-place allowed) -> PvKernelBehaviour* */
-  /* NodeKey -> behaviour, open addressing: a table lookup builds and hashes
+  /* NodeKey -> behaviour (or per_type), open addressing: a table lookup builds and hashes
    * a "domain:op" string, and the planner asks once per node. Keyed by the
    * interned string pointers. */
   NodeEntry *by_node;
@@ -86,19 +86,23 @@ pv_kernel_adapter_free (PvKernelAdapter *adapter)
 }
 
 static const PvKernelBehaviour none = { 0 };
+/* Stands in the table for an op whose behaviour depends on the type of
+ * its first input: look again with the type. */
+static const PvKernelBehaviour per_type = { 0 };
 
+#define ANY_TYPE (-2)  /* NodeKey.elem_type of an op's own entry */
+#define NO_INPUT (-1)  /* no first input, whose type would matter */
+
+/* What @def does with @elem_type (NO_INPUT: any) as first input. */
 static const PvKernelBehaviour *
-resolve (PvKernelAdapter *adapter, const PvNode *node, const NodeKey *node_key)
+behaviour (PvKernelAdapter *adapter, const PvKernelDef *def, int elem_type)
 {
-  const PvKernelDef *def = pv_kernel_table_lookup (adapter->kernels, node->domain, node->op_type, node->opset);
   gboolean inplace_ok;
   gpointer key;
   PvKernelBehaviour *b;
 
-  if (def == NULL)
-    return &none;
   /* MayInplace may hold for some element types only (Softmax: float). */
-  inplace_ok = node_key->elem_type < 0 || pv_kernel_def_may_inplace_type (def, node_key->elem_type);
+  inplace_ok = elem_type == NO_INPUT || pv_kernel_def_may_inplace_type (def, elem_type);
   key = GSIZE_TO_POINTER (GPOINTER_TO_SIZE (def) | (inplace_ok ? 1 : 0));
   b = g_hash_table_lookup (adapter->behaviours, key);
   if (b == NULL)
@@ -119,27 +123,42 @@ resolve (PvKernelAdapter *adapter, const PvNode *node, const NodeKey *node_key)
   return b;
 }
 
+/* The behaviour under @key (for @node), looked up in the kernel table the
+ * first time. */
+static const PvKernelBehaviour *
+cached (PvKernelAdapter *adapter, const NodeKey *key, const PvNode *node)
+{
+  NodeEntry *slot = node_slot (adapter->by_node, adapter->mask, key);
+  const PvKernelBehaviour *b = slot->behaviour;
+
+  if (b != NULL)
+    return b;
+  {
+    const PvKernelDef *def = pv_kernel_table_lookup (adapter->kernels, node->domain, node->op_type, node->opset);
+    if (def == NULL)
+      b = &none;
+    else if (key->elem_type != ANY_TYPE)
+      b = behaviour (adapter, def, key->elem_type);
+    else
+      b = def->n_may_inplace_dtypes > 0 ? &per_type : behaviour (adapter, def, NO_INPUT);
+  }
+  slot->key = *key;
+  slot->behaviour = b;
+  if (++adapter->n_by_node * 2 > adapter->mask + 1)
+    node_table_grow (adapter);
+  return b;
+}
+
 const PvKernelBehaviour *
 pv_kernel_adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *node)
 {
   PvKernelAdapter *adapter = data;
-  NodeKey key = { node->domain, node->op_type, node->opset, -1 };
-  NodeEntry *slot;
+  NodeKey key = { node->domain, node->op_type, node->opset, ANY_TYPE };
+  const PvKernelBehaviour *b = cached (adapter, &key, node);
 
-  /* -1: no first input, whose type would matter */
-  if (node->n_inputs > 0 && node->inputs[0] >= 0)
-    key.elem_type = graph->values[node->inputs[0]].type.elem_type;
-  slot = node_slot (adapter->by_node, adapter->mask, &key);
-  if (slot->behaviour == NULL)
-    {
-      slot->key = key;
-      slot->behaviour = resolve (adapter, node, &key);
-      if (++adapter->n_by_node * 2 > adapter->mask + 1)
-        {
-          const PvKernelBehaviour *b = slot->behaviour;
-          node_table_grow (adapter);
-          return b;
-        }
-    }
-  return slot->behaviour;
+  /* Most ops behave alike for every type: only the others read it. */
+  if (b != &per_type)
+    return b;
+  key.elem_type = node->n_inputs > 0 && node->inputs[0] >= 0 ? graph->values[node->inputs[0]].type.elem_type : NO_INPUT;
+  return cached (adapter, &key, node);
 }

@@ -390,8 +390,8 @@ notes_text (const PvOrtReuse *p)
   for (guint i = 0; i < p->notes->len; i++)
     {
       const int *note = &g_array_index (p->notes, int, 2 * i);
-      size += strlen (graph->values[graph->ort_values[note[0]]].name) + strlen (graph->values[graph->ort_values[note[1]]].name)
-              + sizeof middle + sizeof end - 1;
+      size += strlen (graph->values[graph->ort_values[note[0]]].name)
+              + strlen (graph->values[graph->ort_values[note[1]]].name) + sizeof middle + sizeof end - 1;
     }
   notes = g_malloc (size);
   at = (char *) &notes[p->notes->len + 1];

@@ -390,7 +390,8 @@ weight_names (const PvGraph *graph)
     {
       int v = graph->initializers[i];
       if (graph->values[v].ort_index >= 0)
-        g_hash_table_insert (weights, (gpointer) graph->values[v].name, GINT_TO_POINTER (graph->values[v].ort_index + 1));
+        g_hash_table_insert (weights, (gpointer) graph->values[v].name,
+                             GINT_TO_POINTER (graph->values[v].ort_index + 1));
     }
   return weights;
 }

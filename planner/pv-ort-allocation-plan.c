@@ -211,11 +211,11 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
 
       for (int o = 0; o < node->n_outputs; o++)
         {
-          int v = node->outputs[o], current = outputs[o], reused;
+          int current = outputs[o], reused;
           PvOrtValuePlan *vp;
           PvOrtReuseRule rule = PV_ORT_REUSE_NONE;
 
-          if (v < 0)
+          if (current < 0)  /* an omitted output */
             continue;
           vp = &plan->values[current];
           if (external)
@@ -225,7 +225,7 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
                   g_set_error (error, PV_ORT_PLAN_ERROR, PV_ORT_PLAN_ERROR_KERNEL,
                                "node “%s”: ExternalOutputs on the non-tensor output “%s” (ORT: \"Only tensors are "
                                "supported for external outputs for now.\")",
-                               node->name, graph->values[v].name);
+                               node->name, graph->values[node->outputs[o]].name);
                   return FALSE;
                 }
               vp->kind = PV_ORT_ALLOC_ALLOCATED_EXTERNALLY;

@@ -310,7 +310,7 @@ compute_value_locations (Planner *p, GError **error)
           }
         for (int a = 0; a < node->n_implicit_inputs; a++)
           {
-            int v = node->implicit_inputs[a], idx = uses[node->n_inputs + a];
+            int idx = uses[node->n_inputs + a];
             gboolean graph_input;
             if (idx < 0)
               continue;
@@ -328,13 +328,13 @@ compute_value_locations (Planner *p, GError **error)
               {
                 /* Pass-through: keep the outer scope's location. */
                 PvOrtDevice location;
-                if (outer_scope_location (p, graph->values[v].name, &location))
+                const char *name = graph->values[node->implicit_inputs[a]].name;
+                if (outer_scope_location (p, name, &location))
                   set_location (plan, idx, location);
                 else if (!graph_input)
                   {
                     g_set_error (error, PV_ORT_PLAN_ERROR, PV_ORT_PLAN_ERROR_KERNEL,
-                                 "outer-scope value “%s” has no location in the outer scope",
-                                 graph->values[v].name);
+                                 "outer-scope value “%s” has no location in the outer scope", name);
                     return FALSE;
                   }
               }
@@ -414,20 +414,22 @@ collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable **w
 
       for (int a = 0; a < node->n_inputs; a++)
         {
-          int v = node->inputs[a], idx;
+          int idx;
           const char *name;
           MemType mem;
-          if (v < 0)
-            continue;
           if (depth == 0)
             {
-              /* at the planned level a weight is one of its own initializers */
+              /* at the planned level a weight is one of its own initializers
+               * (read from the view: the node's input array is a cache miss) */
               idx = pv_ort_view_inputs (p->view, n)[a];
               if (idx < 0 || !(p->view->flags[idx] & PV_VALUE_INITIALIZER))
                 continue;
             }
           else
             {
+              int v = node->inputs[a];
+              if (v < 0)
+                continue;
               name = graph->values[v].name;
               if (!g_hash_table_contains (*weights, name))
                 continue;

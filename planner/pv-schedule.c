@@ -287,24 +287,21 @@ static void
 live_intervals (PvSchedule *s, const PvGraph *g)
 {
   for (int v = 0; v < g->n_values; v++)
-    s->value_spans[v] = (PvSpan) { -1, -1 };
-  for (int v = 0; v < g->n_values; v++)
     {
       const PvValue *value = &g->values[v];
+      const guint *consumers = g->consumer_ids + value->consumers_start;
+      PvSpan *span = &s->value_spans[v];
+
       if (value->producer >= 0)
-        s->value_spans[v] = s->node_spans[value->producer];
+        *span = s->node_spans[value->producer];
       else if (!(value->flags & (PV_VALUE_INITIALIZER | PV_VALUE_OUTER_SCOPE)))
-        s->value_spans[v] = (PvSpan) { 0, 0 };
-    }
-  for (int n = 0; n < g->n_nodes; n++)
-    {
-      const PvNode *node = &g->nodes[n];
-      for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
-        {
-          int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
-          if (v >= 0 && s->value_spans[v].start >= 0)
-            s->value_spans[v].end = MAX (s->value_spans[v].end, s->node_spans[n].end);
-        }
+        *span = (PvSpan) { 0, 0 };
+      else
+        *span = (PvSpan) { -1, -1 };
+      /* live until its last reader is done (the consumers: every node that
+       * reads it, explicitly or implicitly) */
+      for (guint c = 0; span->start >= 0 && c < value->n_consumers; c++)
+        span->end = MAX (span->end, s->node_spans[consumers[c]].end);
     }
   for (int i = 0; i < g->n_outputs; i++)
     if (s->value_spans[g->outputs[i]].start >= 0)

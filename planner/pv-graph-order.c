@@ -284,22 +284,24 @@ build_node_lists (PvGraph *graph)
       n_uses += graph->nodes[k].n_inputs + graph->nodes[k].n_implicit_inputs;
       n_io += graph->nodes[k].n_inputs + graph->nodes[k].n_implicit_inputs + graph->nodes[k].n_outputs;
     }
-  graph->node_io_start = pv_arena_alloc (graph->arena, sizeof (int) * (n + 1));
+  graph->node_io_at = pv_arena_alloc (graph->arena, sizeof (int) * (3 * n + 1));
   graph->node_io = pv_arena_alloc (graph->arena, sizeof (int) * MAX (n_io, 1));
   graph->node_producers_start = pv_arena_alloc (graph->arena, sizeof (int) * (n + 1));
   graph->node_producers = pv_arena_alloc (graph->arena, sizeof (int) * MAX (n_uses, 1));
   for (int k = 0; k < n; k++)
     {
       const PvNode *node = &graph->nodes[k];
-      graph->node_io_start[k] = at;
+      graph->node_io_at[3 * k] = at;
       for (int j = 0; j < node->n_inputs; j++)
         graph->node_io[at++] = node->inputs[j] >= 0 ? graph->values[node->inputs[j]].ort_index : -1;
+      graph->node_io_at[3 * k + 1] = at;
       for (int j = 0; j < node->n_implicit_inputs; j++)
         graph->node_io[at++] = node->implicit_inputs[j] >= 0 ? graph->values[node->implicit_inputs[j]].ort_index : -1;
+      graph->node_io_at[3 * k + 2] = at;
       for (int j = 0; j < node->n_outputs; j++)
         graph->node_io[at++] = node->outputs[j] >= 0 ? graph->values[node->outputs[j]].ort_index : -1;
     }
-  graph->node_io_start[n] = at;
+  graph->node_io_at[3 * n] = at;
   at = 0;
   for (int k = 0; k < n; k++)
     {

@@ -84,7 +84,7 @@ compute_use_counts (PvOrtReuse *p)
     for (int k = 0; k < plan->streams[s].n_nodes; k++)
       {
         int node = plan->streams[s].nodes[k];
-        for (int i = view->io_start[node]; i < view->io_start[node + 1]; i++)
+        for (int i = view->io_at[3 * node]; i < view->io_at[3 * node + 3]; i++)
           if (view->io[i] >= 0)
             p->use_count[view->io[i]]++;
       }
@@ -113,7 +113,7 @@ static int
 find_reusable_input (PvOrtReuse *p, int node_id, const PvKernelBehaviour *kernel, int output, PvOrtReuseRule *rule)
 {
   const int *inputs = pv_ort_reuse_inputs (p, node_id);
-  int n_inputs = p->graph->nodes[node_id].n_inputs;
+  int n_inputs = pv_ort_view_n_inputs (p->view, node_id);
 
   for (int i = 0; i < kernel->n_alias; i++)
     {
@@ -203,13 +203,14 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
   for (int pc = 0; pc < stream->n_nodes; pc++)
     {
       int node_id = stream->nodes[pc];
-      const PvNode *node = &graph->nodes[node_id];
+      const PvNode *node = &graph->nodes[node_id];  /* read for errors and Loop bodies only: a cache miss */
       const PvKernelBehaviour *kernel = p->ctx->kernels[node_id];
-      const int *inputs = pv_ort_reuse_inputs (p, node_id), *implicit = inputs + node->n_inputs;
-      const int *outputs = pv_ort_reuse_outputs (p, node_id);
+      const int *inputs = pv_ort_reuse_inputs (p, node_id), *outputs = pv_ort_reuse_outputs (p, node_id);
+      int n_inputs = pv_ort_view_n_inputs (p->view, node_id), n_uses = pv_ort_view_n_uses (p->view, node_id);
+      int n_outputs = pv_ort_view_n_outputs (p->view, node_id);
       gboolean external = kernel->external_outputs;
 
-      for (int o = 0; o < node->n_outputs; o++)
+      for (int o = 0; o < n_outputs; o++)
         {
           int current = outputs[o], reused;
           PvOrtValuePlan *vp;
@@ -235,7 +236,7 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
               vp->kind = PV_ORT_ALLOC_ALLOCATE_OUTPUT;
               /* A Loop body passing a pre-existing value (not the iteration
                * number) through an Identity shares it instead of copying. */
-              if (loop_body && strcmp (node->op_type, "Identity") == 0 && node->n_inputs > 0 && node->inputs[0] >= 0
+              if (loop_body && strcmp (node->op_type, "Identity") == 0 && n_inputs > 0 && node->inputs[0] >= 0
                   && node->inputs[0] != first_required_input (graph))
                 {
                   if (plan->values[inputs[0]].kind == PV_ORT_ALLOC_PRE_EXISTING)
@@ -257,14 +258,11 @@ plan_stream (PvOrtReuse *p, int s, gboolean parallel, gboolean mem_reuse, GError
       if (parallel)
         continue;
       /* Inputs whose producer has external outputs are never released. */
-      for (int a = 0; a < node->n_inputs; a++)
+      for (int a = 0; a < n_uses; a++)
         if (inputs[a] >= 0 && !pv_ort_reuse_from_external_outputs (p, inputs[a]))
           release_use (p, inputs[a], s, pc);
-      for (int a = 0; a < node->n_implicit_inputs; a++)
-        if (!pv_ort_reuse_from_external_outputs (p, implicit[a]))
-          release_use (p, implicit[a], s, pc);
       if (!external)
-        for (int o = 0; o < node->n_outputs; o++)
+        for (int o = 0; o < n_outputs; o++)
           if (outputs[o] >= 0)
             release_use (p, outputs[o], s, pc);
     }
@@ -306,9 +304,8 @@ generate_deallocation_plan (PvOrtReuse *p)
         for (int k = plan->streams[s].n_nodes - 1; k >= 0; k--)
           {
             int node_id = plan->streams[s].nodes[k];
-            const PvNode *node = &p->graph->nodes[node_id];
             const int *uses = pv_ort_reuse_inputs (p, node_id);
-            for (int a = 0; a < node->n_inputs + node->n_implicit_inputs; a++)
+            for (int a = 0; a < pv_ort_view_n_uses (p->view, node_id); a++)
               {
                 int r = uses[a] >= 0 ? root[uses[a]] : -1;
                 if (r < 0)

@@ -5,7 +5,7 @@ void
 pv_ort_graph_view_init (PvOrtGraphView *view, const PvGraph *graph)
 {
   /* The node lists come with the graph (pv_graph_finish_order()). */
-  view->io_start = graph->node_io_start;
+  view->io_at = graph->node_io_at;
   view->io = graph->node_io;
   view->input_nodes_start = graph->node_producers_start;
   view->input_nodes = graph->node_producers;

@@ -18,9 +18,9 @@ G_BEGIN_DECLS
 
 typedef struct {
   /* Per node, its inputs, implicit inputs and outputs as OrtValue indices
-   * (-1 when missing), from io[io_start[node]]; io_start has n_nodes + 1
-   * entries (graph->node_io, not owned). */
-  const int *io_start, *io;
+   * (-1 when missing): graph->node_io and node_io_at (not owned); see the
+   * accessors below. */
+  const int *io_at, *io;
   /* Per node, the distinct nodes producing its inputs and implicit inputs,
    * ascending (pv_node_input_nodes()): input_nodes[input_nodes_start[node]
    * .. input_nodes_start[node + 1]) (graph->node_producers, not owned). */
@@ -35,17 +35,49 @@ typedef struct {
 void pv_ort_graph_view_init (PvOrtGraphView *view, const PvGraph *graph);
 void pv_ort_graph_view_clear (PvOrtGraphView *view);
 
+/* A node's inputs; its implicit inputs follow them (the uses end where
+ * the outputs start). */
 static inline const int *
 pv_ort_view_inputs (const PvOrtGraphView *view, int node)
 {
-  return &view->io[view->io_start[node]];
+  return &view->io[view->io_at[3 * node]];
 }
 
-/* A node's implicit inputs follow its @n_inputs inputs. */
-static inline const int *
-pv_ort_view_outputs (const PvOrtGraphView *view, const PvNode *node, int node_id)
+static inline int
+pv_ort_view_n_inputs (const PvOrtGraphView *view, int node)
 {
-  return &view->io[view->io_start[node_id] + node->n_inputs + node->n_implicit_inputs];
+  return view->io_at[3 * node + 1] - view->io_at[3 * node];
+}
+
+static inline const int *
+pv_ort_view_implicit_inputs (const PvOrtGraphView *view, int node)
+{
+  return &view->io[view->io_at[3 * node + 1]];
+}
+
+static inline int
+pv_ort_view_n_implicit_inputs (const PvOrtGraphView *view, int node)
+{
+  return view->io_at[3 * node + 2] - view->io_at[3 * node + 1];
+}
+
+/* Inputs and implicit inputs. */
+static inline int
+pv_ort_view_n_uses (const PvOrtGraphView *view, int node)
+{
+  return view->io_at[3 * node + 2] - view->io_at[3 * node];
+}
+
+static inline const int *
+pv_ort_view_outputs (const PvOrtGraphView *view, int node)
+{
+  return &view->io[view->io_at[3 * node + 2]];
+}
+
+static inline int
+pv_ort_view_n_outputs (const PvOrtGraphView *view, int node)
+{
+  return view->io_at[3 * node + 3] - view->io_at[3 * node + 2];
 }
 
 G_END_DECLS

@@ -217,9 +217,8 @@ collect_consumers (MultiStream *m)
     {
       for (int node_id = 0; node_id < m->n_nodes; node_id++)
         {
-          const PvNode *node = &p->graph->nodes[node_id];
           const int *uses = pv_ort_view_inputs (view, node_id);
-          for (int a = 0; a < node->n_inputs + node->n_implicit_inputs; a++)
+          for (int a = 0; a < pv_ort_view_n_uses (view, node_id); a++)
             {
               int r = uses[a] >= 0 ? root[uses[a]] : -1;
               if (r < 0)
@@ -283,12 +282,12 @@ static void
 try_reuse_input (MultiStream *m, int node_id)
 {
   PvOrtReuse *p = m->p;
-  const PvNode *node = &p->graph->nodes[node_id];
+  int n_inputs = pv_ort_view_n_inputs (p->view, node_id), n_outputs = pv_ort_view_n_outputs (p->view, node_id);
   const PvKernelBehaviour *kernel = p->ctx->kernels[node_id];
   const int *inputs = pv_ort_reuse_inputs (p, node_id), *outputs = pv_ort_reuse_outputs (p, node_id);
   PvOrtValuePlan *values = p->plan->values;
 
-  for (int o = 0; o < node->n_outputs; o++)
+  for (int o = 0; o < n_outputs; o++)
     {
       int out = outputs[o];
       gboolean found = FALSE;
@@ -301,7 +300,7 @@ try_reuse_input (MultiStream *m, int node_id)
       for (int i = 0; i < kernel->n_alias && !found; i++)
         {
           int a = kernel->alias[i][0];
-          if (kernel->alias[i][1] != o || a < 0 || a >= node->n_inputs || inputs[a] < 0)
+          if (kernel->alias[i][1] != o || a < 0 || a >= n_inputs || inputs[a] < 0)
             continue;
           /* No kind check: ORT even aliases a pre-existing input here. */
           add_note (p, inputs[a], out);
@@ -314,7 +313,7 @@ try_reuse_input (MultiStream *m, int node_id)
       if (kernel->has_variadic_alias)
         {
           int a = o - kernel->variadic_output_offset + kernel->variadic_input_offset;
-          if (a >= 0 && a < node->n_inputs && inputs[a] >= 0 && values[inputs[a]].kind == PV_ORT_ALLOC_ALLOCATE)
+          if (a >= 0 && a < n_inputs && inputs[a] >= 0 && values[inputs[a]].kind == PV_ORT_ALLOC_ALLOCATE)
             {
               stream_reuse (m, inputs[a], out, PV_ORT_REUSE_VARIADIC_ALIAS);
               continue;
@@ -325,7 +324,7 @@ try_reuse_input (MultiStream *m, int node_id)
       for (int i = 0; i < kernel->n_may_inplace; i++)
         {
           int a = kernel->may_inplace[i][0], in;
-          if (kernel->may_inplace[i][1] != o || a < 0 || a >= node->n_inputs || inputs[a] < 0)
+          if (kernel->may_inplace[i][1] != o || a < 0 || a >= n_inputs || inputs[a] < 0)
             continue;
           if (pv_ort_reuse_from_external_outputs (p, inputs[a]))
             continue;
@@ -346,7 +345,7 @@ is_explicit_input (const PvOrtReuse *p, int idx, int node)
 {
   const int *inputs = pv_ort_reuse_inputs (p, node);
 
-  for (int a = 0; a < p->graph->nodes[node].n_inputs; a++)
+  for (int a = 0; a < pv_ort_view_n_inputs (p->view, node); a++)
     if (inputs[a] == idx)
       return TRUE;
   return FALSE;
@@ -371,11 +370,11 @@ static void
 try_reuse_output (MultiStream *m, int node_id)
 {
   PvOrtReuse *p = m->p;
-  const PvNode *node = &p->graph->nodes[node_id];
+  int n_outputs = pv_ort_view_n_outputs (p->view, node_id);
   const int *outputs = pv_ort_reuse_outputs (p, node_id);
   PvOrtValuePlan *values = p->plan->values;
 
-  for (int o = 0; o < node->n_outputs; o++)
+  for (int o = 0; o < n_outputs; o++)
     {
       int out = outputs[o];
       const PvOrtShapeClass *shape;

@@ -284,19 +284,21 @@ compute_value_locations (Planner *p, GError **error)
     for (int k = 0; k < plan->streams[s].n_nodes; k++)
       {
         int node_id = plan->streams[s].nodes[k];
-        const PvNode *node = &graph->nodes[node_id];
         const PvKernelBehaviour *kernel = p->kernels[node_id];
         int device = plan->node_device[node_id];
-        const int *uses = pv_ort_view_inputs (view, node_id);
-        const int *outputs = pv_ort_view_outputs (view, node, node_id);
+        const int *uses = pv_ort_view_inputs (view, node_id), *implicit = pv_ort_view_implicit_inputs (view, node_id);
+        const int *outputs = pv_ort_view_outputs (view, node_id);
+        int n_inputs = pv_ort_view_n_inputs (view, node_id), n_outputs = pv_ort_view_n_outputs (view, node_id);
+        int n_implicit = pv_ort_view_n_implicit_inputs (view, node_id);
 
         if (kernel == NULL)
           {
+            const PvNode *node = &graph->nodes[node_id];
             g_set_error (error, PV_ORT_PLAN_ERROR, PV_ORT_PLAN_ERROR_KERNEL,
                          "node “%s” (%s) has no kernel: ORT fails creating the session", node->name, node->op_type);
             return FALSE;
           }
-        for (int a = 0; a < node->n_inputs; a++)
+        for (int a = 0; a < n_inputs; a++)
           {
             int idx = uses[a];
             if (idx < 0)
@@ -308,9 +310,9 @@ compute_value_locations (Planner *p, GError **error)
                 explicit_consumer[idx] = TRUE;
               }
           }
-        for (int a = 0; a < node->n_implicit_inputs; a++)
+        for (int a = 0; a < n_implicit; a++)
           {
-            int idx = uses[node->n_inputs + a];
+            int idx = implicit[a];
             gboolean graph_input;
             if (idx < 0)
               continue;
@@ -328,7 +330,7 @@ compute_value_locations (Planner *p, GError **error)
               {
                 /* Pass-through: keep the outer scope's location. */
                 PvOrtDevice location;
-                const char *name = graph->values[node->implicit_inputs[a]].name;
+                const char *name = graph->values[graph->ort_values[idx]].name;
                 if (outer_scope_location (p, name, &location))
                   set_location (plan, idx, location);
                 else if (!graph_input)
@@ -354,7 +356,7 @@ compute_value_locations (Planner *p, GError **error)
                   }
               }
           }
-        for (int o = 0; o < node->n_outputs; o++)
+        for (int o = 0; o < n_outputs; o++)
           {
             int idx = outputs[o];
             if (idx < 0)
@@ -411,8 +413,10 @@ collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable **w
       const PvNode *node = &graph->nodes[n];
       int node_device = depth == 0 ? p->plan->node_device[n] : device;
       const PvKernelBehaviour *kernel = NULL;
+      /* the node record is a cache miss at the planned level: the view knows */
+      int n_inputs = depth == 0 ? pv_ort_view_n_inputs (p->view, n) : node->n_inputs;
 
-      for (int a = 0; a < node->n_inputs; a++)
+      for (int a = 0; a < n_inputs; a++)
         {
           int idx;
           const char *name;

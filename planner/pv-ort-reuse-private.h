@@ -45,7 +45,7 @@ pv_ort_reuse_inputs (const PvOrtReuse *p, int node)
 static inline const int *
 pv_ort_reuse_outputs (const PvOrtReuse *p, int node)
 {
-  return pv_ort_view_outputs (p->view, &p->graph->nodes[node], node);
+  return pv_ort_view_outputs (p->view, node);
 }
 
 /* Whether the producer of OrtValue @idx has ExternalOutputs. */

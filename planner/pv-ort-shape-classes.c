@@ -52,13 +52,26 @@ typedef struct {
   guint hash;
 } ExprMemo;
 
+/* An inferred shape seen before, by its dim expressions: its class. Values
+ * of a layer share few shapes, and their dims are the same (shared)
+ * expressions, so this skips deriving and looking up ORT's dims. */
+#define MAX_MEMO_RANK 6
+typedef struct {
+  int elem_bytes;
+  int rank;                    /* -1: an empty entry */
+  const PvDimExpr *dims[MAX_MEMO_RANK];
+  int size_class;
+} ShapeMemo;
+
 #define N_SYMBOL_MEMO 16
 #define N_EXPR_MEMO 64
+#define N_SHAPE_MEMO 256
 
 typedef struct {
   GHashTable *model_symbols;   /* dim_params some graph input states */
   SymbolMemo memo[N_SYMBOL_MEMO];
   ExprMemo expr_memo[N_EXPR_MEMO];
+  ShapeMemo shape_memo[N_SHAPE_MEMO];
   GArray *keys;                /* ClassKey, by class number */
   GArray *dims;                /* OrtDim */
   int *slots;                  /* open addressing: class number + 1, 0 when free */
@@ -202,6 +215,67 @@ class_of (Classes *c, int elem_bytes, const OrtDim *dims, int rank, guint hash)
   return (int) c->keys->len - 1;
 }
 
+/* The class of a shape, from the dims the model states for @value
+ * (@stated) or the inferred ones of @vs; -1 when a dim is empty. */
+static int
+dims_class (Classes *c, const PvValue *value, const PvValueShape *vs, gboolean stated, int elem_bytes, int rank)
+{
+  guint hash = mix (2166136261u, ((guint64) (guint) elem_bytes << 32) | (guint) rank);
+  OrtDim *dims;
+
+  if (rank > c->scratch_size)
+    {
+      c->scratch_size = MAX (rank, 2 * c->scratch_size);
+      c->scratch = g_renew (OrtDim, c->scratch, c->scratch_size);
+    }
+  dims = c->scratch;
+  for (int d = 0; d < rank; d++)
+    {
+      if (stated)
+        {
+          /* Graph inputs and initializers: the shape the model states. */
+          const PvDim *dim = &value->type.dims[d];
+          if (dim->kind == PV_DIM_VALUE)
+            dims[d] = (OrtDim) { DIM_VALUE, dim->value, NULL };
+          else if (dim->kind == PV_DIM_SYMBOL && dim->symbol != NULL && dim->symbol[0] != '\0')
+            dims[d] = (OrtDim) { DIM_PARAM, 0, symbol_memo (c, dim->symbol)->canonical };
+          else
+            return -1;
+          hash = mix (hash, dim_hash (c, &dims[d]));
+        }
+      else
+        {
+          const ExprMemo *m = inferred_dim (c, vs->dims[d]);
+          if (m->dim.kind == DIM_EMPTY)
+            return -1;
+          dims[d] = m->dim;
+          hash = mix (hash, m->hash);
+        }
+    }
+  return class_of (c, elem_bytes, dims, rank, hash);
+}
+
+/* dims_class() of an inferred shape, remembered by its dim expressions. */
+static int
+inferred_class (Classes *c, const PvValueShape *vs, int elem_bytes, int rank)
+{
+  ShapeMemo *m;
+  guint64 h = (guint) elem_bytes * 31u + (guint) rank;
+
+  if (rank > MAX_MEMO_RANK)
+    return dims_class (c, NULL, vs, FALSE, elem_bytes, rank);
+  for (int d = 0; d < rank; d++)
+    h = h * 0x9e3779b97f4a7c15ull + GPOINTER_TO_SIZE (vs->dims[d]);
+  m = &c->shape_memo[(h >> 40) % N_SHAPE_MEMO];
+  if (m->rank == rank && m->elem_bytes == elem_bytes && memcmp (m->dims, vs->dims, sizeof (vs->dims[0]) * rank) == 0)
+    return m->size_class;
+  m->size_class = dims_class (c, NULL, vs, FALSE, elem_bytes, rank);
+  m->rank = rank;
+  m->elem_bytes = elem_bytes;
+  memcpy (m->dims, vs->dims, sizeof (vs->dims[0]) * rank);
+  return m->size_class;
+}
+
 /* ORT's view of @v, and its class. */
 static void
 classify (Classes *c, const PvGraph *graph, const PvValueShape *vs, int v, PvOrtShapeClass *out)
@@ -212,10 +286,7 @@ classify (Classes *c, const PvGraph *graph, const PvValueShape *vs, int v, PvOrt
   int elem_bytes = element_bytes (elem);
   gboolean stated = value->type.rank >= 0 && value->type.kind != PV_TYPE_UNKNOWN
                     && ((value->flags & (PV_VALUE_GRAPH_INPUT | PV_VALUE_INITIALIZER)) || vs == NULL);
-  gboolean sized = elem != PV_ELEM_STRING && elem_bytes != 0;  /* empty dims clear it below */
-  guint hash;
   int rank;
-  OrtDim *dims;
 
   memset (out, 0, sizeof *out);
   out->size_class = -1;
@@ -232,42 +303,12 @@ classify (Classes *c, const PvGraph *graph, const PvValueShape *vs, int v, PvOrt
     return;
   out->has_shape = TRUE;
   out->scalar = rank == 0;
-  if (!sized)
+  /* Strings and unknown element sizes are SameSize with nothing; only node
+   * outputs are ever compared (see the header). */
+  if (elem == PV_ELEM_STRING || elem_bytes == 0 || value->producer < 0 || (value->flags & PV_VALUE_OUTER_SCOPE))
     return;
-
-  if (rank > c->scratch_size)
-    {
-      c->scratch_size = MAX (rank, 2 * c->scratch_size);
-      c->scratch = g_renew (OrtDim, c->scratch, c->scratch_size);
-    }
-  dims = c->scratch;
-  hash = mix (2166136261u, ((guint64) (guint) elem_bytes << 32) | (guint) rank);
-  for (int d = 0; d < rank && sized; d++)
-    {
-      if (stated)
-        {
-          /* Graph inputs and initializers: the shape the model states. */
-          const PvDim *dim = &value->type.dims[d];
-          if (dim->kind == PV_DIM_VALUE)
-            dims[d] = (OrtDim) { DIM_VALUE, dim->value, NULL };
-          else if (dim->kind == PV_DIM_SYMBOL && dim->symbol != NULL && dim->symbol[0] != '\0')
-            dims[d] = (OrtDim) { DIM_PARAM, 0, symbol_memo (c, dim->symbol)->canonical };
-          else
-            sized = FALSE;
-          if (sized)
-            hash = mix (hash, dim_hash (c, &dims[d]));
-        }
-      else
-        {
-          const ExprMemo *m = inferred_dim (c, vs->dims[d]);
-          dims[d] = m->dim;
-          sized = m->dim.kind != DIM_EMPTY;
-          if (sized)
-            hash = mix (hash, m->hash);
-        }
-    }
-  if (sized)
-    out->size_class = class_of (c, elem_bytes, dims, rank, hash);
+  out->size_class = stated ? dims_class (c, value, NULL, TRUE, elem_bytes, rank)
+                           : inferred_class (c, vs, elem_bytes, rank);
 }
 
 PvOrtShapeClass *
@@ -285,6 +326,8 @@ pv_ort_shape_classes_new (const PvGraph *graph, const PvShapeInfo *shapes, int *
   c.keys = g_array_new (FALSE, FALSE, sizeof (ClassKey));
   c.dims = g_array_new (FALSE, FALSE, sizeof (OrtDim));
   c.mask = 63;
+  for (int i = 0; i < N_SHAPE_MEMO; i++)
+    c.shape_memo[i].rank = -1;
   c.slots = g_new0 (int, c.mask + 1);
   if (shapes)
     value_shapes = pv_shape_info_get_all (shapes, graph, &n_value_shapes);

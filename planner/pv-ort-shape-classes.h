@@ -20,7 +20,11 @@ typedef struct {
   /* SameSize(a, b) is true exactly when a.size_class == b.size_class >= 0.
    * -1: SameSize() is false against every value, itself included (no shape,
    * a string, an unknown element size, or a dim that is neither dim_value
-   * nor dim_param). Numbers are dense from 0. */
+   * nor dim_param). Numbers are dense from 0. Only node outputs get one
+   * (graph inputs, initializers and outer-scope values get -1): the planner
+   * never asks SameSize() of the others, whose use count never drops to 0
+   * (they count once more for being what they are) and which are never
+   * kAllocate. */
   int size_class;
 } PvOrtShapeClass;
 

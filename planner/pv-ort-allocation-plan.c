@@ -2,7 +2,8 @@
  *
  * ComputeReusePlan runs one pass per logic stream, each starting from the use
  * counts of all streams' nodes (ORT recomputes the same counts before every
- * pass; planviz copies them) and an empty free list. When some device
+ * pass; planviz keeps them in the plan's values) and an empty free list. The
+ * multi-stream pass is in pv-ort-multi-stream.c. When some device
  * has two non-empty streams (IsSingleStream() false), the passes run as in
  * parallel mode without memory reuse, and OptimizeReusePlanForMultiStream
  * then rewrites the plan with its dependency-aware greedy pass.
@@ -17,7 +18,7 @@
 
 #include "pv-ort-reuse-private.h"
 
-/* ---- planner state ---- */
+/* ---- the free list ---- */
 
 static int *
 free_list_of (PvOrtReuse *p, int v)

@@ -267,8 +267,14 @@ inferred_class (Classes *c, const PvValueShape *vs, int elem_bytes, int rank)
   for (int d = 0; d < rank; d++)
     h = h * 0x9e3779b97f4a7c15ull + GPOINTER_TO_SIZE (vs->dims[d]);
   m = &c->shape_memo[(h >> 40) % N_SHAPE_MEMO];
-  if (m->rank == rank && m->elem_bytes == elem_bytes && memcmp (m->dims, vs->dims, sizeof (vs->dims[0]) * rank) == 0)
-    return m->size_class;
+  if (m->rank == rank && m->elem_bytes == elem_bytes)
+    {
+      int d = 0;
+      while (d < rank && m->dims[d] == vs->dims[d])
+        d++;
+      if (d == rank)
+        return m->size_class;
+    }
   m->size_class = dims_class (c, NULL, vs, FALSE, elem_bytes, rank);
   m->rank = rank;
   m->elem_bytes = elem_bytes;

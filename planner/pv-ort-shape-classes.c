@@ -278,7 +278,8 @@ inferred_class (Classes *c, const PvValueShape *vs, int elem_bytes, int rank)
   m->size_class = dims_class (c, NULL, vs, FALSE, elem_bytes, rank);
   m->rank = rank;
   m->elem_bytes = elem_bytes;
-  memcpy (m->dims, vs->dims, sizeof (vs->dims[0]) * rank);
+  for (int d = 0; d < rank; d++)  /* a scalar's dims may be NULL */
+    m->dims[d] = vs->dims[d];
   return m->size_class;
 }
 

@@ -161,10 +161,13 @@ inferred_dim (Classes *c, const PvDimExpr *e)
 static gboolean
 class_equal (const Classes *c, const ClassKey *key, int elem_bytes, const OrtDim *dims, int rank)
 {
-  const OrtDim *kd = &g_array_index (c->dims, OrtDim, key->dims_at);
+  const OrtDim *kd;
 
   if (key->elem_bytes != elem_bytes || key->rank != rank)
     return FALSE;
+  if (rank == 0)  /* scalars may come before any dim is stored */
+    return TRUE;
+  kd = &g_array_index (c->dims, OrtDim, key->dims_at);
   for (int i = 0; i < rank; i++)
     {
       if (kd[i].kind != dims[i].kind)

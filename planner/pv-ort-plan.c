@@ -540,7 +540,7 @@ pv_ort_plan_new (const PvGraph *graph, const PvShapeInfo *shapes, const PvStream
 {
   Planner p = { 0 };
 
-  g_return_val_if_fail (graph != NULL, NULL);
+  g_return_val_if_fail (graph != NULL && graph->node_io_at != NULL, NULL);  /* pv_graph_finish_order() ran */
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   p.graph = graph;
@@ -556,7 +556,7 @@ pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvShapeInfo *shapes, co
 {
   Planner p = { 0 };
 
-  g_return_val_if_fail (subgraph != NULL && subgraph->parent != NULL, NULL);
+  g_return_val_if_fail (subgraph != NULL && subgraph->parent != NULL && subgraph->node_io_at != NULL, NULL);
   g_return_val_if_fail (parent_plan != NULL && parent_plan->graph == subgraph->parent, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 

@@ -308,45 +308,29 @@ live_intervals (PvSchedule *s, const PvGraph *g)
       s->value_spans[g->outputs[i]].end = s->makespan;
 }
 
-/* With unit kernel costs (the default) every time is a whole number up to
- * the number of kernels: then events are counted into place by time, in
- * place (one American-flag pass), and each instant's few events sorted by
- * size. Returns FALSE, @e untouched, when some time is not a whole number
- * in [0, 4 n + 64] (roofline costs): compare then. */
-static gboolean
-sort_events_by_whole_time (Event *e, int n)
+/* With unit kernel costs (the default) every time is a whole number: then
+ * events can be listed straight into place by time. Every event time is a
+ * kernel's start or end, 0 or the makespan (see live_intervals()). Returns
+ * the number of instants to count by (the last time + 1), or 0 when a time
+ * is not a whole number in [0, 4 n_nodes + 64] (roofline costs). */
+static int
+whole_times (const PvSchedule *s, const PvGraph *g)
 {
-  int limit = 4 * n + 64, max = 0;
-  g_autofree int *start = NULL;
-  g_autofree int *next = NULL;
+  double limit = 4.0 * g->n_nodes + 64, last = s->makespan;
 
-  for (int k = 0; k < n; k++)
+  if (!(last >= 0 && last <= limit && last == (double) (int) last))
+    return 0;
+  for (int n = 0; n < g->n_nodes; n++)
     {
-      double t = e[k].time;
-      if (!(t >= 0 && t <= limit && t == (double) (int) t))
-        return FALSE;
-      max = MAX (max, (int) t);
+      const PvSpan *span = &s->node_spans[n];
+      if (span->start < 0 && span->end < 0)
+        continue;  /* never ran */
+      if (!(span->start >= 0 && span->end >= 0 && span->end <= limit && span->start == (double) (int) span->start
+            && span->end == (double) (int) span->end))
+        return 0;
+      last = MAX (last, span->end);
     }
-  start = g_new0 (int, max + 2);
-  for (int k = 0; k < n; k++)
-    start[(int) e[k].time + 1]++;
-  for (int t = 0; t <= max; t++)
-    start[t + 1] += start[t];
-  next = g_memdup2 (start, sizeof (int) * (max + 1));
-  /* Each slot not yet in place takes the event that belongs there. */
-  for (int t = 0; t <= max; t++)
-    while (next[t] < start[t + 1])
-      {
-        int u = (int) e[next[t]].time;
-        if (u == t)
-          next[t]++;
-        else
-          swap_events (e, next[t], next[u]++);
-      }
-  for (int t = 0; t <= max; t++)
-    if (start[t + 1] - start[t] > 1)
-      sort_events (&e[start[t]], start[t + 1] - start[t], 64);
-  return TRUE;
+  return (int) last + 1;
 }
 
 /* The device of every counted value: a few distinct ones. Returns the
@@ -366,6 +350,7 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
 {
   g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (int));
   g_autofree int *rank = NULL;     /* devices index -> curve (ascending device) */
+  int n_times;
 
   if (bytes == NULL)
     {
@@ -383,37 +368,67 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
   for (int k = 0; k < s->n_curves; k++)
     for (int j = 0; j < s->n_curves; j++)
       rank[k] += g_array_index (devices, int, j) < g_array_index (devices, int, k);
-  /* Count each curve's events (in n_points for now), then list them. */
   for (int v = 0; v < g->n_values; v++)
     if (bytes[v] != 0 && s->value_spans[v].start >= 0)
-      s->curves[rank[device_index (devices, device ? device[v] : 0)]].n_points += 2;
-  for (int c = 0; c < s->n_curves; c++)
-    {
-      s->curves[c].points = g_new (Event, MAX (s->curves[c].n_points, 1));
-      s->curves[c].n_points = 0;
-    }
-  for (int v = 0; v < g->n_values; v++)
-    {
-      PvLiveCurve *curve;
-      if (bytes[v] == 0 || s->value_spans[v].start < 0)
-        continue;
-      curve = &s->curves[rank[device_index (devices, device ? device[v] : 0)]];
-      curve->device = device ? device[v] : 0;
-      curve->points[curve->n_points++] = make_event (s->value_spans[v].start, (gint64) bytes[v]);
-      curve->points[curve->n_points++] = make_event (s->value_spans[v].end, -(gint64) bytes[v]);
-    }
+      s->curves[rank[device_index (devices, device ? device[v] : 0)]].device = device ? device[v] : 0;
+  /* List each curve's events in order: by time and size. Whole-number
+   * times are counted into place (one bucket per instant, each sorted by
+   * size); others are listed and then sorted. */
+  n_times = whole_times (s, g);
+  {
+    int n_buckets = s->n_curves * MAX (n_times, 1);
+    g_autofree int *at = g_new0 (int, n_buckets + 1);  /* bucket (curve, time) -> its first event */
+    g_autofree int *base = g_new (int, s->n_curves + 1);  /* curve -> its first event */
+
+    for (int v = 0; v < g->n_values; v++)
+      {
+        int c;
+        if (bytes[v] == 0 || s->value_spans[v].start < 0)
+          continue;
+        c = rank[device_index (devices, device ? device[v] : 0)] * MAX (n_times, 1);
+        at[c + (n_times ? (int) s->value_spans[v].start : 0) + 1]++;
+        at[c + (n_times ? (int) s->value_spans[v].end : 0) + 1]++;
+      }
+    for (int k = 0; k < n_buckets; k++)
+      at[k + 1] += at[k];
+    for (int c = 0; c <= s->n_curves; c++)
+      base[c] = at[c * MAX (n_times, 1)];
+    for (int c = 0; c < s->n_curves; c++)
+      s->curves[c].points = g_new (Event, MAX (base[c + 1] - base[c], 1));
+    for (int v = 0; v < g->n_values; v++)
+      {
+        int c, k;
+        Event *e;
+        if (bytes[v] == 0 || s->value_spans[v].start < 0)
+          continue;
+        c = rank[device_index (devices, device ? device[v] : 0)];
+        e = s->curves[c].points;
+        k = c * MAX (n_times, 1);
+        e[at[k + (n_times ? (int) s->value_spans[v].start : 0)]++ - base[c]] =
+          make_event (s->value_spans[v].start, (gint64) bytes[v]);
+        e[at[k + (n_times ? (int) s->value_spans[v].end : 0)]++ - base[c]] =
+          make_event (s->value_spans[v].end, -(gint64) bytes[v]);
+      }
+    /* at[k] is now bucket k's end, and bucket k + 1's start. */
+    for (int k = 0; k < n_buckets; k++)
+      {
+        int first = k > 0 ? at[k - 1] : 0, n = at[k] - first, c = k / MAX (n_times, 1), depth = 0;
+        for (int m = n; m > 1; m /= 2)
+          depth += 2;
+        if (n > 1)
+          sort_events (s->curves[c].points + (first - base[c]), n, depth);
+      }
+    for (int c = 0; c < s->n_curves; c++)
+      s->curves[c].n_points = base[c + 1] - base[c];
+  }
 
   for (int c = 0; c < s->n_curves; c++)
     {
       PvLiveCurve *curve = &s->curves[c];
       Event *e = curve->points;
-      int n = curve->n_points, depth = 0;
+      int n = curve->n_points;
       gint64 live = 0;
 
-      for (int m = n; m > 1; m /= 2)
-        depth += 2;
-      if (!sort_events_by_whole_time (e, n))
-        sort_events (e, n, depth);
       /* The sweep writes point curve->n_points - 1 or curve->n_points,
        * never past event k, which it has read. */
       curve->n_points = 0;

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "pv-arena.h"
 #include "pv-error.h"
 
 static int
@@ -23,7 +24,18 @@ pv_node_input_nodes (const PvGraph *graph, const PvNode *node, int *out)
       if (producer >= 0)
         out[n++] = producer;
     }
-  qsort (out, n, sizeof (int), compare_int);
+  /* Most nodes have a handful of inputs: insertion sort beats qsort's
+   * setup there (this runs for every node in several planner passes). */
+  if (n > 16)
+    qsort (out, n, sizeof (int), compare_int);
+  else
+    for (int i = 1; i < n; i++)
+      {
+        int x = out[i], j = i;
+        for (; j > 0 && out[j - 1] > x; j--)
+          out[j] = out[j - 1];
+        out[j] = x;
+      }
   /* Drop duplicates: one edge per producer is all the order needs. */
   int w = 0;
   for (int i = 0; i < n; i++)
@@ -269,6 +281,46 @@ assign_ort_indices (PvGraph *graph)
   graph->n_ort_values = n;
 }
 
+/* graph->node_io and graph->node_producers. */
+static void
+build_node_lists (PvGraph *graph)
+{
+  int n = graph->n_nodes, n_io = 0, n_uses = 0, at = 0;
+
+  if (graph->arena == NULL)
+    graph->arena = pv_arena_new ();
+  for (int k = 0; k < n; k++)
+    {
+      n_uses += graph->nodes[k].n_inputs + graph->nodes[k].n_implicit_inputs;
+      n_io += graph->nodes[k].n_inputs + graph->nodes[k].n_implicit_inputs + graph->nodes[k].n_outputs;
+    }
+  graph->node_io_at = pv_arena_alloc (graph->arena, sizeof (int) * (3 * n + 1));
+  graph->node_io = pv_arena_alloc (graph->arena, sizeof (int) * MAX (n_io, 1));
+  graph->node_producers_start = pv_arena_alloc (graph->arena, sizeof (int) * (n + 1));
+  graph->node_producers = pv_arena_alloc (graph->arena, sizeof (int) * MAX (n_uses, 1));
+  for (int k = 0; k < n; k++)
+    {
+      const PvNode *node = &graph->nodes[k];
+      graph->node_io_at[3 * k] = at;
+      for (int j = 0; j < node->n_inputs; j++)
+        graph->node_io[at++] = node->inputs[j] >= 0 ? graph->values[node->inputs[j]].ort_index : -1;
+      graph->node_io_at[3 * k + 1] = at;
+      for (int j = 0; j < node->n_implicit_inputs; j++)
+        graph->node_io[at++] = node->implicit_inputs[j] >= 0 ? graph->values[node->implicit_inputs[j]].ort_index : -1;
+      graph->node_io_at[3 * k + 2] = at;
+      for (int j = 0; j < node->n_outputs; j++)
+        graph->node_io[at++] = node->outputs[j] >= 0 ? graph->values[node->outputs[j]].ort_index : -1;
+    }
+  graph->node_io_at[3 * n] = at;
+  at = 0;
+  for (int k = 0; k < n; k++)
+    {
+      graph->node_producers_start[k] = at;
+      at += pv_node_input_nodes (graph, &graph->nodes[k], &graph->node_producers[at]);
+    }
+  graph->node_producers_start[n] = at;
+}
+
 gboolean
 pv_graph_finish_order (PvGraph *graph, GError **error)
 {
@@ -277,5 +329,6 @@ pv_graph_finish_order (PvGraph *graph, GError **error)
   compute_default_order (graph);
   assign_names (graph);
   assign_ort_indices (graph);
+  build_node_lists (graph);
   return TRUE;
 }

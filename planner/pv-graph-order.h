@@ -17,7 +17,8 @@ G_BEGIN_DECLS
  * - graph->ort_values / value->ort_index: OrtValue indices (graph inputs in
  *   model order, then per node in id order its inputs, implicit inputs and
  *   outputs, then graph outputs; first appearance wins);
- * - graph->node_by_name, graph->name_owners and graph->order_names. */
+ * - graph->node_by_name, graph->name_owners and graph->order_names;
+ * - graph->node_io and graph->node_producers (see pv-graph.h). */
 gboolean pv_graph_finish_order (PvGraph *graph, GError **error);
 
 /* The distinct producer nodes of @node's inputs and implicit inputs, ascending;

@@ -151,6 +151,16 @@ struct _PvGraph {
   int *order;           /* ORT's DEFAULT execution order: node ids */
   int *ort_values;      /* value ids in OrtValue index order */
   int n_ort_values;
+  /* Compact copies of the node lists for planners that walk them many
+   * times (pv_graph_finish_order() fills them, in the arena). Per node n:
+   * its inputs, implicit inputs and outputs as OrtValue indices (-1 when
+   * missing) in node_io, starting at node_io_at[3 n], [3 n + 1] and
+   * [3 n + 2] (each list ends where the next starts; node_io_at has
+   * 3 n_nodes + 1 entries); the distinct producers of its inputs and
+   * implicit inputs, ascending, in node_producers[node_producers_start[n]
+   * .. node_producers_start[n + 1]). */
+  int *node_io_at, *node_io;
+  int *node_producers_start, *node_producers;
 
   GHashTable *value_by_name; /* interned name -> id + 1 */
   GHashTable *node_by_name;  /* ORT node name -> id + 1 */

@@ -9,6 +9,9 @@ G_BEGIN_DECLS
 
 typedef struct _PvKernelAdapter PvKernelAdapter;
 
+/* An adapter remembers what it resolved per node domain, op type and opset
+ * by their (interned) string pointers: use one for the graphs of one model,
+ * while that model lives. */
 PvKernelAdapter *pv_kernel_adapter_new (const PvKernelTable *kernels);
 void pv_kernel_adapter_free (PvKernelAdapter *adapter);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvKernelAdapter, pv_kernel_adapter_free)

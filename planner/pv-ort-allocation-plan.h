@@ -3,6 +3,7 @@
  * (GenerateDeallocationPlan). Internal to the ORT planner (pv-ort-plan.c). */
 #pragma once
 
+#include "pv-ort-graph-view.h"
 #include "pv-ort-plan.h"
 
 G_BEGIN_DECLS
@@ -12,8 +13,9 @@ typedef struct {
   const PvGraph *graph;
   const PvShapeInfo *shapes;                /* may be NULL */
   const PvKernelBehaviour *const *kernels;  /* per node id, never NULL */
+  const PvOrtGraphView *view;
   const PvNode *parent_node;                /* the node owning a subgraph, NULL for the main graph */
-  gboolean *def_site;                       /* per OrtValue index: ProcessDef() saw it (p_def_site != nullptr) */
+  const guint8 *def_site;                   /* per OrtValue index: ProcessDef() saw it (p_def_site != nullptr) */
 } PvOrtPlanContext;
 
 /* ComputeReusePlan: kind, reused buffer, reuse rule, use count and free

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pv-graph-order.h"
 
 /* IStreamCommandHandleRegistry::GetWaitHandle(notification owner device,
  * waiting device) != nullptr. The CUDA EP registers (GPU, GPU) and
@@ -40,18 +39,6 @@ typedef struct {
   int waiter, producer;
 } WaitPair;
 
-typedef struct {
-  int trigger_point;
-  PvOrtStepRef ref;
-} DownstreamEntry;
-
-static int
-compare_ints (const void *a, const void *b)
-{
-  int x = *(const int *) a, y = *(const int *) b;
-  return (x > y) - (x < y);
-}
-
 static int
 compare_wait_pairs (const void *a, const void *b)
 {
@@ -61,31 +48,31 @@ compare_wait_pairs (const void *a, const void *b)
   return (x->producer > y->producer) - (x->producer < y->producer);
 }
 
-/* Trigger points, numbered stream-major then in stream order. */
-static void
-assign_trigger_points (PvOrtPlan *plan)
+/* Trigger points, numbered stream-major then in stream order: a node gets
+ * one when a consumer of one of its outputs is on another stream, that is,
+ * when it produces an input of a node on another stream. Returns the number
+ * of such (producer, node) pairs: the barriers. */
+static int
+assign_trigger_points (PvOrtPlan *plan, const PvOrtGraphView *view)
 {
-  const PvGraph *graph = plan->graph;
+  g_autofree guint8 *crosses = NULL;
+  int n_barriers = 0;
 
+  if (plan->n_streams < 2)
+    return 0;
+  crosses = g_new0 (guint8, MAX (plan->n_nodes, 1));
+  for (int n = 0; n < plan->n_nodes; n++)
+    for (int i = view->input_nodes_start[n]; i < view->input_nodes_start[n + 1]; i++)
+      if (plan->node_stream[view->input_nodes[i]] != plan->node_stream[n])
+        {
+          crosses[view->input_nodes[i]] = TRUE;
+          n_barriers++;
+        }
   for (int s = 0; s < plan->n_streams; s++)
     for (int k = 0; k < plan->streams[s].n_nodes; k++)
-      {
-        int node_id = plan->streams[s].nodes[k];
-        const PvNode *node = &graph->nodes[node_id];
-        gboolean crosses = FALSE;
-        for (int o = 0; o < node->n_outputs && !crosses; o++)
-          {
-            guint n_consumers;
-            const guint *consumers;
-            if (node->outputs[o] < 0)
-              continue;
-            consumers = pv_graph_value_consumers (graph, node->outputs[o], &n_consumers);
-            for (guint c = 0; c < n_consumers && !crosses; c++)
-              crosses = plan->node_stream[consumers[c]] != s;
-          }
-        if (crosses)
-          plan->node_trigger_point[node_id] = plan->n_trigger_points++;
-      }
+      if (crosses[plan->streams[s].nodes[k]])
+        plan->node_trigger_point[plan->streams[s].nodes[k]] = plan->n_trigger_points++;
+  return n_barriers;
 }
 
 /* The distinct consumers of any of @node's outputs, ascending (ORT walks the
@@ -112,17 +99,26 @@ output_nodes (const PvGraph *graph, const PvNode *node, int *out, gboolean *mark
     }
   for (int i = 0; i < n; i++)
     mark[out[i]] = FALSE;
-  qsort (out, n, sizeof (int), compare_ints);
+  /* Usually one output with its consumers already ascending. */
+  for (int i = 1; i < n; i++)
+    {
+      int x = out[i], j = i;
+      for (; j > 0 && out[j - 1] > x; j--)
+        out[j] = out[j - 1];
+      out[j] = x;
+    }
   return n;
 }
 
 /* Notifications and who waits on them. Returns the (waiter, producer)
  * pairs, sorted and unique. */
 static GArray *
-assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry, int *scratch, gboolean *mark)
+assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry)
 {
   const PvGraph *graph = plan->graph;
   GArray *waits = g_array_new (FALSE, FALSE, sizeof (WaitPair));
+  g_autofree int *scratch = NULL;
+  g_autofree gboolean *mark = NULL;
 
   for (int s = 0; s < plan->n_streams; s++)
     {
@@ -132,6 +128,11 @@ assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry, int *scratch, 
        * from a CPU stream (nobody registers a wait on CPU notifications). */
       if (stream_device == PV_ORT_DEVICE_CPU)
         continue;
+      if (scratch == NULL)
+        {
+          scratch = g_new (int, MAX (plan->n_nodes, 1));
+          mark = g_new0 (gboolean, MAX (plan->n_nodes, 1));
+        }
       for (int k = 0; k < plan->streams[s].n_nodes; k++)
         {
           int node_id = plan->streams[s].nodes[k];
@@ -192,96 +193,91 @@ assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry, int *scratch, 
   return waits;
 }
 
-static void
-push_step (GArray *steps, PvOrtStepKind kind, int node, int id)
-{
-  PvOrtStep step = { kind, node, id };
-  g_array_append_val (steps, step);
-}
-
 void
-pv_ort_build_execution_plan (PvOrtPlan *plan, PvStreamRegistry registry)
+pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStreamRegistry registry)
 {
-  const PvGraph *graph = plan->graph;
-  int n = graph->n_nodes, max_inputs = 1;
-  g_autofree int *scratch = NULL;
-  g_autofree gboolean *mark = g_new0 (gboolean, MAX (n, 1));
+  int n = plan->graph->n_nodes, n_barriers;
   g_autoptr (GArray) waits = NULL;
-  g_autoptr (GArray) downstream = g_array_new (FALSE, FALSE, sizeof (DownstreamEntry));
-
-  for (int i = 0; i < n; i++)
-    max_inputs = MAX (max_inputs, graph->nodes[i].n_inputs + graph->nodes[i].n_implicit_inputs);
-  scratch = g_new (int, MAX (n, max_inputs));
+  g_autofree int *wait_start = g_new0 (int, n + 1);
+  g_autofree int *fill = NULL;
 
   plan->node_notification = g_new (int, MAX (n, 1));
   plan->node_trigger_point = g_new (int, MAX (n, 1));
   for (int i = 0; i < n; i++)
     plan->node_notification[i] = plan->node_trigger_point[i] = -1;
 
-  assign_trigger_points (plan);
-  waits = assign_notifications (plan, registry, scratch, mark);
+  n_barriers = assign_trigger_points (plan, view);
+  waits = assign_notifications (plan, registry);
 
   /* Wait pairs are sorted by waiter: index them per node. */
-  {
-    g_autofree int *wait_start = g_new0 (int, n + 1);
-    for (guint i = 0; i < waits->len; i++)
-      wait_start[g_array_index (waits, WaitPair, i).waiter + 1]++;
-    for (int i = 0; i < n; i++)
-      wait_start[i + 1] += wait_start[i];
+  for (guint i = 0; i < waits->len; i++)
+    wait_start[g_array_index (waits, WaitPair, i).waiter + 1]++;
+  for (int i = 0; i < n; i++)
+    wait_start[i + 1] += wait_start[i];
 
-    for (int s = 0; s < plan->n_streams; s++)
-      {
-        PvOrtLogicStream *stream = &plan->streams[s];
-        GArray *steps = g_array_new (FALSE, FALSE, sizeof (PvOrtStep));
-
-        for (int k = 0; k < stream->n_nodes; k++)
-          {
-            int node_id = stream->nodes[k];
-            int n_producers = pv_node_input_nodes (graph, &graph->nodes[node_id], scratch);
-
-            for (int i = 0; i < n_producers; i++)
-              {
-                int producer = scratch[i];
-                DownstreamEntry entry;
-                if (plan->node_stream[producer] == s)
-                  continue;
-                entry.trigger_point = plan->node_trigger_point[producer];
-                entry.ref.stream = s;
-                entry.ref.step = (int) steps->len;
-                g_assert (entry.trigger_point >= 0);
-                g_array_append_val (downstream, entry);
-                push_step (steps, PV_ORT_STEP_BARRIER, node_id, plan->n_barriers++);
-              }
-            for (int w = wait_start[node_id]; w < wait_start[node_id + 1]; w++)
-              {
-                int producer = g_array_index (waits, WaitPair, w).producer;
-                push_step (steps, PV_ORT_STEP_WAIT_ON_EP, node_id, plan->node_notification[producer]);
-              }
-            plan->node_step[node_id] = (int) steps->len;
-            push_step (steps, PV_ORT_STEP_LAUNCH_KERNEL, node_id, node_id);
-            if (plan->node_notification[node_id] >= 0)
-              push_step (steps, PV_ORT_STEP_ACTIVATE_NOTIFICATION, node_id, plan->node_notification[node_id]);
-            if (plan->node_trigger_point[node_id] >= 0)
-              push_step (steps, PV_ORT_STEP_TRIGGER_DOWNSTREAM, node_id, plan->node_trigger_point[node_id]);
-          }
-        stream->n_steps = (int) steps->len;
-        stream->steps = (PvOrtStep *) g_array_free (steps, FALSE);
-      }
-  }
-
-  /* downstream_map[trigger point], each list in the order barriers were added. */
+  /* Count each stream's steps and each trigger point's barriers, then lay
+   * the steps out. downstream_map[trigger point] lists its barriers in the
+   * order they are added. */
   plan->downstream_start = g_new0 (int, plan->n_trigger_points + 1);
-  plan->downstream = g_new (PvOrtStepRef, MAX (downstream->len, 1));
-  for (guint i = 0; i < downstream->len; i++)
-    plan->downstream_start[g_array_index (downstream, DownstreamEntry, i).trigger_point + 1]++;
-  for (int t = 0; t < plan->n_trigger_points; t++)
-    plan->downstream_start[t + 1] += plan->downstream_start[t];
-  {
-    g_autofree int *fill = g_memdup2 (plan->downstream_start, sizeof (int) * (plan->n_trigger_points + 1));
-    for (guint i = 0; i < downstream->len; i++)
-      {
-        const DownstreamEntry *e = &g_array_index (downstream, DownstreamEntry, i);
-        plan->downstream[fill[e->trigger_point]++] = e->ref;
-      }
-  }
+  plan->downstream = g_new (PvOrtStepRef, MAX (n_barriers, 1));
+  for (int pass = 0; pass < 2; pass++)
+    {
+      if (pass == 1)
+        {
+          for (int s = 0; s < plan->n_streams; s++)
+            plan->streams[s].steps = g_new (PvOrtStep, MAX (plan->streams[s].n_steps, 1));
+          for (int t = 0; t < plan->n_trigger_points; t++)
+            plan->downstream_start[t + 1] += plan->downstream_start[t];
+          fill = g_memdup2 (plan->downstream_start, sizeof (int) * (plan->n_trigger_points + 1));
+        }
+      for (int s = 0; s < plan->n_streams; s++)
+        {
+          PvOrtLogicStream *stream = &plan->streams[s];
+          PvOrtStep *steps = stream->steps;
+          int n_steps = 0;
+
+          for (int k = 0; k < stream->n_nodes; k++)
+            {
+              int node_id = stream->nodes[k];
+
+              /* Barriers: one per producer on another stream. */
+              for (int i = view->input_nodes_start[node_id]; n_barriers > 0 && i < view->input_nodes_start[node_id + 1];
+                   i++)
+                {
+                  int producer = view->input_nodes[i], t = plan->node_trigger_point[producer];
+                  if (plan->node_stream[producer] == s)
+                    continue;
+                  g_assert (t >= 0);
+                  if (pass == 0)
+                    plan->downstream_start[t + 1]++;
+                  else
+                    {
+                      plan->downstream[fill[t]++] = (PvOrtStepRef) { s, n_steps };
+                      steps[n_steps] = (PvOrtStep) { PV_ORT_STEP_BARRIER, node_id, plan->n_barriers++ };
+                    }
+                  n_steps++;
+                }
+              if (pass == 0)
+                {
+                  n_steps += wait_start[node_id + 1] - wait_start[node_id] + 1
+                             + (plan->node_notification[node_id] >= 0) + (plan->node_trigger_point[node_id] >= 0);
+                  continue;
+                }
+              for (int w = wait_start[node_id]; w < wait_start[node_id + 1]; w++)
+                {
+                  int producer = g_array_index (waits, WaitPair, w).producer;
+                  steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_WAIT_ON_EP, node_id, plan->node_notification[producer] };
+                }
+              plan->node_step[node_id] = n_steps;
+              steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_LAUNCH_KERNEL, node_id, node_id };
+              if (plan->node_notification[node_id] >= 0)
+                steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_ACTIVATE_NOTIFICATION, node_id,
+                                                 plan->node_notification[node_id] };
+              if (plan->node_trigger_point[node_id] >= 0)
+                steps[n_steps++] = (PvOrtStep) { PV_ORT_STEP_TRIGGER_DOWNSTREAM, node_id,
+                                                 plan->node_trigger_point[node_id] };
+            }
+          stream->n_steps = n_steps;
+        }
+    }
 }

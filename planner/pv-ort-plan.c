@@ -11,6 +11,7 @@
 
 #include "pv-ort-allocation-plan.h"
 #include "pv-ort-execution-plan.h"
+#include "pv-ort-graph-view.h"
 
 G_DEFINE_QUARK (pv-ort-plan-error-quark, pv_ort_plan_error)
 
@@ -97,9 +98,10 @@ typedef struct {
   PvKernelLookup lookup;
   gpointer lookup_data;
   const PvKernelBehaviour **kernels;  /* per node id; NULL: no kernel */
+  const PvOrtGraphView *view;
   const PvOrtPlan *parent_plan;       /* subgraphs */
   const PvNode *parent_node;
-  gboolean *def_site;
+  guint8 *def_site;
 } Planner;
 
 static const PvKernelBehaviour empty_behaviour = { 0 };
@@ -110,28 +112,26 @@ lookup_kernel (const Planner *p, const PvGraph *graph, const PvNode *node)
   return p->lookup ? p->lookup (p->lookup_data, graph, node) : &empty_behaviour;
 }
 
-static int
-ort_index (const PvGraph *graph, int value)
-{
-  return value >= 0 ? graph->values[value].ort_index : -1;
-}
-
 /* GetInputsIncludingInitializers(): graph.input, plus Constant-made
- * initializers before IR 4. */
+ * initializers before IR 4. @flags: the value's. */
 static gboolean
-is_graph_input_incl_initializers (const PvGraph *graph, int v)
+is_graph_input_incl_initializers (const PvGraph *graph, guint flags)
 {
-  guint flags = graph->values[v].flags;
   return (flags & PV_VALUE_GRAPH_INPUT)
          || (graph->constants_listed_as_inputs && (flags & PV_VALUE_FROM_CONSTANT));
 }
 
 /* GetInputs(): graph inputs that are not initializers. */
 static gboolean
+required_input_flags (guint flags)
+{
+  return (flags & PV_VALUE_GRAPH_INPUT) && !(flags & PV_VALUE_INITIALIZER);
+}
+
+static gboolean
 is_required_graph_input (const PvGraph *graph, int v)
 {
-  guint flags = graph->values[v].flags;
-  return (flags & PV_VALUE_GRAPH_INPUT) && !(flags & PV_VALUE_INITIALIZER);
+  return required_input_flags (graph->values[v].flags);
 }
 
 /* PartitionIntoStreams: stream_nodes[s] holds stream s's nodes in the global
@@ -269,69 +269,74 @@ compute_value_locations (Planner *p, GError **error)
 {
   PvOrtPlan *plan = p->plan;
   const PvGraph *graph = p->graph;
+  const PvOrtGraphView *view = p->view;
   gboolean is_subgraph = p->parent_node != NULL;
-  g_autofree gboolean *explicit_consumer = g_new0 (gboolean, MAX (plan->n_values, 1));
-  g_autofree int *implicit_ep = g_new (int, MAX (plan->n_values, 1));
-  g_autofree gboolean *heterogeneous = g_new0 (gboolean, MAX (plan->n_values, 1));
-
-  for (int i = 0; i < plan->n_values; i++)
-    implicit_ep[i] = -1;
+  g_autofree guint8 *explicit_consumer = g_new0 (guint8, MAX (plan->n_values, 1));
+  g_autofree int *implicit_ep = NULL;          /* made for the first implicit input */
+  g_autofree guint8 *heterogeneous = NULL;
 
   /* ProcessDef for graph inputs, outer-scope values and initializers. */
   for (int i = 0; i < graph->n_ort_values; i++)
-    {
-      guint flags = graph->values[graph->ort_values[i]].flags;
-      if (is_required_graph_input (graph, graph->ort_values[i])
-          || (flags & (PV_VALUE_OUTER_SCOPE | PV_VALUE_INITIALIZER)))
-        p->def_site[i] = TRUE;
-    }
+    if (required_input_flags (view->flags[i]) || (view->flags[i] & (PV_VALUE_OUTER_SCOPE | PV_VALUE_INITIALIZER)))
+      p->def_site[i] = TRUE;
 
   for (int s = 0; s < plan->n_streams; s++)
     for (int k = 0; k < plan->streams[s].n_nodes; k++)
       {
         int node_id = plan->streams[s].nodes[k];
-        const PvNode *node = &graph->nodes[node_id];
         const PvKernelBehaviour *kernel = p->kernels[node_id];
         int device = plan->node_device[node_id];
+        const int *uses = pv_ort_view_inputs (view, node_id), *implicit = pv_ort_view_implicit_inputs (view, node_id);
+        const int *outputs = pv_ort_view_outputs (view, node_id);
+        int n_inputs = pv_ort_view_n_inputs (view, node_id), n_outputs = pv_ort_view_n_outputs (view, node_id);
+        int n_implicit = pv_ort_view_n_implicit_inputs (view, node_id);
 
         if (kernel == NULL)
           {
+            const PvNode *node = &graph->nodes[node_id];
             g_set_error (error, PV_ORT_PLAN_ERROR, PV_ORT_PLAN_ERROR_KERNEL,
                          "node “%s” (%s) has no kernel: ORT fails creating the session", node->name, node->op_type);
             return FALSE;
           }
-        for (int a = 0; a < node->n_inputs; a++)
+        for (int a = 0; a < n_inputs; a++)
           {
-            int v = node->inputs[a], idx = ort_index (graph, v);
+            int idx = uses[a];
             if (idx < 0)
               continue;
-            if (is_graph_input_incl_initializers (graph, v) || (graph->values[v].flags & PV_VALUE_OUTER_SCOPE))
+            if (is_graph_input_incl_initializers (graph, view->flags[idx]) || (view->flags[idx] & PV_VALUE_OUTER_SCOPE))
               {
                 MemType mem = int_in (kernel->cpu_inputs, kernel->n_cpu_inputs, a) ? MEM_CPU_INPUT : MEM_DEFAULT;
                 set_location (plan, idx, ep_device (device, mem));
                 explicit_consumer[idx] = TRUE;
               }
           }
-        for (int a = 0; a < node->n_implicit_inputs; a++)
+        for (int a = 0; a < n_implicit; a++)
           {
-            int v = node->implicit_inputs[a], idx = ort_index (graph, v);
+            int idx = implicit[a];
             gboolean graph_input;
             if (idx < 0)
               continue;
-            graph_input = is_graph_input_incl_initializers (graph, v);
-            if (!graph_input && !(graph->values[v].flags & PV_VALUE_OUTER_SCOPE))
+            graph_input = is_graph_input_incl_initializers (graph, view->flags[idx]);
+            if (!graph_input && !(view->flags[idx] & PV_VALUE_OUTER_SCOPE))
               continue;
+            if (implicit_ep == NULL)
+              {
+                implicit_ep = g_new (int, MAX (plan->n_values, 1));
+                heterogeneous = g_new0 (guint8, MAX (plan->n_values, 1));
+                for (int i = 0; i < plan->n_values; i++)
+                  implicit_ep[i] = -1;
+              }
             if (is_subgraph && !explicit_consumer[idx])
               {
                 /* Pass-through: keep the outer scope's location. */
                 PvOrtDevice location;
-                if (outer_scope_location (p, graph->values[v].name, &location))
+                const char *name = graph->values[graph->ort_values[idx]].name;
+                if (outer_scope_location (p, name, &location))
                   set_location (plan, idx, location);
                 else if (!graph_input)
                   {
                     g_set_error (error, PV_ORT_PLAN_ERROR, PV_ORT_PLAN_ERROR_KERNEL,
-                                 "outer-scope value “%s” has no location in the outer scope",
-                                 graph->values[v].name);
+                                 "outer-scope value “%s” has no location in the outer scope", name);
                     return FALSE;
                   }
               }
@@ -351,9 +356,9 @@ compute_value_locations (Planner *p, GError **error)
                   }
               }
           }
-        for (int o = 0; o < node->n_outputs; o++)
+        for (int o = 0; o < n_outputs; o++)
           {
-            int idx = ort_index (graph, node->outputs[o]);
+            int idx = outputs[o];
             if (idx < 0)
               continue;
             p->def_site[idx] = TRUE;
@@ -376,59 +381,84 @@ implicit_input_named (const PvGraph *graph, const PvNode *node, const char *name
   return FALSE;
 }
 
+/* The planned graph's initializers by name -> OrtValue index + 1: what
+ * subgraphs look their outer-scope weights up in. */
+static GHashTable *
+weight_names (const PvGraph *graph)
+{
+  GHashTable *weights = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (int i = 0; i < graph->n_initializers; i++)
+    {
+      int v = graph->initializers[i];
+      if (graph->values[v].ort_index >= 0)
+        g_hash_table_insert (weights, (gpointer) graph->values[v].name,
+                             GINT_TO_POINTER (graph->values[v].ort_index + 1));
+    }
+  return weights;
+}
+
 /* GeneratePlanForWeightsHelper: the first use of each weight, nodes in id
  * order at this level, then the subgraphs of each node (skipping names a
  * subgraph shadows). @device is the EP device of nested nodes (a subgraph
  * runs on its owner's device); -1 at the planned level, where each node has
  * its own. */
 static void
-collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable *weights, int depth, int device,
-                          gboolean *located, PvOrtDevice *locations)
+collect_weight_locations (const Planner *p, const PvGraph *graph, GHashTable **weights, int depth, int device)
 {
+  PvOrtValuePlan *values = p->plan->values;
+
   for (int n = 0; n < graph->n_nodes; n++)
     {
       const PvNode *node = &graph->nodes[n];
       int node_device = depth == 0 ? p->plan->node_device[n] : device;
       const PvKernelBehaviour *kernel = NULL;
+      /* the node record is a cache miss at the planned level: the view knows */
+      int n_inputs = depth == 0 ? pv_ort_view_n_inputs (p->view, n) : node->n_inputs;
 
-      for (int a = 0; a < node->n_inputs; a++)
+      for (int a = 0; a < n_inputs; a++)
         {
-          int v = node->inputs[a], idx;
+          int idx;
           const char *name;
           MemType mem;
-          if (v < 0)
-            continue;
           if (depth == 0)
             {
-              /* at the planned level a weight is one of its own initializers */
-              if (!(graph->values[v].flags & PV_VALUE_INITIALIZER) || graph->values[v].ort_index < 0)
+              /* at the planned level a weight is one of its own initializers
+               * (read from the view: the node's input array is a cache miss) */
+              idx = pv_ort_view_inputs (p->view, n)[a];
+              if (idx < 0 || !(p->view->flags[idx] & PV_VALUE_INITIALIZER))
                 continue;
-              idx = graph->values[v].ort_index;
             }
           else
             {
+              int v = node->inputs[a];
+              if (v < 0)
+                continue;
               name = graph->values[v].name;
-              if (!g_hash_table_contains (weights, name))
+              if (!g_hash_table_contains (*weights, name))
                 continue;
               if (!implicit_input_named (graph->parent, &graph->parent->nodes[graph->parent_node], name))
                 continue;  /* a shadow value */
-              idx = GPOINTER_TO_INT (g_hash_table_lookup (weights, name)) - 1;
+              idx = GPOINTER_TO_INT (g_hash_table_lookup (*weights, name)) - 1;
             }
-          if (located[idx])
+          /* located already: its first use decided */
+          if (values[idx].kind == PV_ORT_ALLOC_ALLOCATE_STATICALLY)
             continue;
           if (kernel == NULL)
             kernel = depth == 0 ? p->kernels[n] : lookup_kernel (p, graph, node);
           mem = kernel && int_in (kernel->cpu_inputs, kernel->n_cpu_inputs, a) ? MEM_CPU_INPUT : MEM_DEFAULT;
-          locations[idx] = ep_device (node_device, mem);
-          located[idx] = TRUE;
+          values[idx].location = ep_device (node_device, mem);
+          values[idx].kind = PV_ORT_ALLOC_ALLOCATE_STATICALLY;
         }
     }
   for (int n = 0; n < graph->n_nodes; n++)
     {
       const PvNode *node = &graph->nodes[n];
       int node_device = depth == 0 ? p->plan->node_device[n] : device;
+      if (node->n_subgraphs > 0 && *weights == NULL)
+        *weights = weight_names (p->graph);
       for (int s = 0; s < node->n_subgraphs; s++)
-        collect_weight_locations (p, node->subgraphs[s], weights, depth + 1, node_device, located, locations);
+        collect_weight_locations (p, node->subgraphs[s], weights, depth + 1, node_device);
     }
 }
 
@@ -437,29 +467,13 @@ plan_inputs_and_weights (Planner *p)
 {
   PvOrtPlan *plan = p->plan;
   const PvGraph *graph = p->graph;
-  g_autoptr (GHashTable) weights = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree gboolean *located = g_new0 (gboolean, MAX (plan->n_values, 1));
-  g_autofree PvOrtDevice *locations = g_new0 (PvOrtDevice, MAX (plan->n_values, 1));
+  g_autoptr (GHashTable) weights = NULL;  /* built when a subgraph needs it */
 
   for (int i = 0; i < graph->n_ort_values; i++)
-    {
-      int v = graph->ort_values[i];
-      if (is_required_graph_input (graph, v) || (graph->values[v].flags & PV_VALUE_OUTER_SCOPE))
-        plan->values[i].kind = PV_ORT_ALLOC_PRE_EXISTING;
-    }
-  for (int i = 0; i < graph->n_initializers; i++)
-    {
-      int v = graph->initializers[i];
-      if (graph->values[v].ort_index >= 0)
-        g_hash_table_insert (weights, (gpointer) graph->values[v].name, GINT_TO_POINTER (graph->values[v].ort_index + 1));
-    }
-  collect_weight_locations (p, graph, weights, 0, -1, located, locations);
-  for (int i = 0; i < plan->n_values; i++)
-    if (located[i])
-      {
-        plan->values[i].kind = PV_ORT_ALLOC_ALLOCATE_STATICALLY;
-        plan->values[i].location = locations[i];
-      }
+    if (required_input_flags (p->view->flags[i]) || (p->view->flags[i] & PV_VALUE_OUTER_SCOPE))
+      plan->values[i].kind = PV_ORT_ALLOC_PRE_EXISTING;
+  /* Each weight becomes kAllocateStatically at its first use's location. */
+  collect_weight_locations (p, graph, &weights, 0, -1);
 }
 
 /* ---- entry points ---- */
@@ -470,25 +484,29 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
 {
   PvOrtPlan *plan = g_new0 (PvOrtPlan, 1);
   const PvGraph *graph = p->graph;
-  g_autofree gboolean *def_site = g_new0 (gboolean, MAX (graph->n_ort_values, 1));
-  g_autofree const PvKernelBehaviour **kernels = g_new0 (const PvKernelBehaviour *, MAX (graph->n_nodes, 1));
+  g_autofree guint8 *def_site = g_new0 (guint8, MAX (graph->n_ort_values, 1));
+  g_autofree const PvKernelBehaviour **kernels = g_new (const PvKernelBehaviour *, MAX (graph->n_nodes, 1));
+  PvOrtGraphView view;
   PvOrtPlanContext ctx;
 
+  pv_ort_graph_view_init (&view, graph);
   p->plan = plan;
   p->def_site = def_site;
   p->kernels = kernels;
+  p->view = &view;
   plan->graph = graph;
   plan->n_values = graph->n_ort_values;
-  plan->values = g_new0 (PvOrtValuePlan, MAX (plan->n_values, 1));
+  plan->values = g_new (PvOrtValuePlan, MAX (plan->n_values, 1));
   for (int i = 0; i < plan->n_values; i++)
-    {
-      PvOrtValuePlan *vp = &plan->values[i];
-      vp->value = graph->ort_values[i];
-      vp->kind = PV_ORT_ALLOC_NOT_SET;
-      vp->reused_buffer = i;
-      vp->location = cpu_device;
-      vp->freed_stream = vp->freed_at = -1;
-    }
+    plan->values[i] = (PvOrtValuePlan) {
+      .value = graph->ort_values[i],
+      .kind = PV_ORT_ALLOC_NOT_SET,
+      .reused_buffer = i,
+      .location = cpu_device,
+      .reuse_rule = PV_ORT_REUSE_NONE,
+      .freed_stream = -1,
+      .freed_at = -1,
+    };
 
   if (!partition_into_streams (p, partition, subgraph_device, error))
     goto fail;
@@ -497,18 +515,21 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
   if (!compute_value_locations (p, error))
     goto fail;
   plan_inputs_and_weights (p);
-  pv_ort_build_execution_plan (plan, registry);
+  pv_ort_build_execution_plan (plan, &view, registry);
 
   ctx.graph = graph;
   ctx.shapes = p->shapes;
   ctx.kernels = kernels;
+  ctx.view = &view;
   ctx.parent_node = p->parent_node;
   ctx.def_site = def_site;
   if (!pv_ort_plan_memory (plan, &ctx, error))
     goto fail;
+  pv_ort_graph_view_clear (&view);
   return plan;
 
 fail:
+  pv_ort_graph_view_clear (&view);
   pv_ort_plan_free (plan);
   return NULL;
 }
@@ -519,7 +540,7 @@ pv_ort_plan_new (const PvGraph *graph, const PvShapeInfo *shapes, const PvStream
 {
   Planner p = { 0 };
 
-  g_return_val_if_fail (graph != NULL, NULL);
+  g_return_val_if_fail (graph != NULL && graph->node_io_at != NULL, NULL);  /* pv_graph_finish_order() ran */
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   p.graph = graph;
@@ -535,7 +556,7 @@ pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvShapeInfo *shapes, co
 {
   Planner p = { 0 };
 
-  g_return_val_if_fail (subgraph != NULL && subgraph->parent != NULL, NULL);
+  g_return_val_if_fail (subgraph != NULL && subgraph->parent != NULL && subgraph->node_io_at != NULL, NULL);
   g_return_val_if_fail (parent_plan != NULL && parent_plan->graph == subgraph->parent, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -573,7 +594,7 @@ pv_ort_plan_free (PvOrtPlan *plan)
   g_free (plan->release_actions);
   g_free (plan->node_release_start);
   g_free (plan->node_release);
-  g_strfreev (plan->notes);
+  g_free (plan->notes);  /* strings and pointers are one block */
   g_free (plan);
 }
 

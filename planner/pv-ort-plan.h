@@ -230,7 +230,8 @@ typedef struct {
   int *node_release;
 
   /* What ORT prints to stdout while planning ("<in> reused by <out> as
-   * input", OptimizeReusePlanForMultiStream), in order; NULL-terminated. */
+   * input", OptimizeReusePlanForMultiStream), in order; NULL-terminated,
+   * owned by the plan. */
   char **notes;
 } PvOrtPlan;
 

@@ -1,6 +1,6 @@
 #include "pv-schedule.h"
 
-#include <stdlib.h>
+#include <string.h>
 
 void
 pv_schedule_free (PvSchedule *s)
@@ -19,23 +19,141 @@ pv_schedule_free (PvSchedule *s)
   g_free (s);
 }
 
-typedef struct {
-  double time;
-  gint64 delta;
-  int device;
-} Event;
+/* One end of a value's live interval, on its device's curve: +bytes at
+ * its start, -bytes at its end. Events are sorted and swept into the
+ * curve's points in the points' own array (a point is no bigger than an
+ * event, and there are no more points than events): the array that will be
+ * needed anyway holds them, instead of a second one as large. */
+typedef PvCurvePoint Event;
 
-static int
-compare_events (const void *a, const void *b)
+/* The signed size of @e (kept in the unsigned field, two's complement). */
+static inline gint64
+event_delta (const Event *e)
 {
-  const Event *x = a, *y = b;
-  if (x->device != y->device)
-    return x->device - y->device;
+  return (gint64) e->bytes;
+}
+
+static inline Event
+make_event (double time, gint64 delta)
+{
+  return (Event) { time, (guint64) delta };
+}
+
+/* Events by time; frees before allocations at the same instant (a
+ * reader's end and the next writer's start may touch). Events equal in
+ * both are interchangeable, so any sort gives the same curve. */
+static inline gboolean
+event_before (const Event *x, const Event *y)
+{
   if (x->time != y->time)
-    return x->time < y->time ? -1 : 1;
-  /* Frees before allocations at the same instant: a reader's end and the
-   * next writer's start may touch. */
-  return (x->delta > y->delta) - (x->delta < y->delta);
+    return x->time < y->time;
+  return event_delta (x) < event_delta (y);
+}
+
+static void
+insertion_sort (Event *a, gsize n)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      Event x = a[i];
+      gsize j = i;
+      for (; j > 0 && event_before (&x, &a[j - 1]); j--)
+        a[j] = a[j - 1];
+      a[j] = x;
+    }
+}
+
+static void
+sift_down (Event *a, gsize root, gsize n)
+{
+  Event x = a[root];
+
+  for (;;)
+    {
+      gsize child = 2 * root + 1;
+      if (child >= n)
+        break;
+      if (child + 1 < n && event_before (&a[child], &a[child + 1]))
+        child++;
+      if (!event_before (&x, &a[child]))
+        break;
+      a[root] = a[child];
+      root = child;
+    }
+  a[root] = x;
+}
+
+static void
+swap_events (Event *a, gsize i, gsize j)
+{
+  Event t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+}
+
+/* Introsort in place: quicksort (median of three, Hoare partition),
+ * heapsort past @depth levels, insertion sort on short runs. In place
+ * because a scratch copy of two events per value is most of what the
+ * schedule would touch. */
+static void
+sort_events (Event *a, gsize n, int depth)
+{
+  while (n > 16)
+    {
+      gsize i, j, mid = n / 2;
+
+      if (depth-- == 0)
+        {
+          for (gsize k = n / 2; k-- > 0;)
+            sift_down (a, k, n);
+          for (gsize end = n; end-- > 1;)
+            {
+              swap_events (a, 0, end);
+              sift_down (a, 0, end);
+            }
+          return;
+        }
+      /* The median of a[0], a[mid], a[n - 1] goes to a[0] as the pivot. */
+      if (event_before (&a[mid], &a[0]))
+        swap_events (a, mid, 0);
+      if (event_before (&a[n - 1], &a[mid]))
+        {
+          swap_events (a, n - 1, mid);
+          if (event_before (&a[mid], &a[0]))
+            swap_events (a, mid, 0);
+        }
+      swap_events (a, 0, mid);
+      {
+        Event pivot = a[0];
+        i = 0;
+        j = n;
+        for (;;)
+          {
+            while (event_before (&a[i], &pivot))
+              i++;
+            do
+              j--;
+            while (event_before (&pivot, &a[j]));
+            if (i >= j)
+              break;
+            swap_events (a, i, j);
+            i++;
+          }
+      }
+      /* a[0 .. j] <= pivot <= a[j + 1 .. n): recurse into the smaller part. */
+      if (j + 1 < n - j - 1)
+        {
+          sort_events (a, j + 1, depth);
+          a += j + 1;
+          n -= j + 1;
+        }
+      else
+        {
+          sort_events (a + j + 1, n - j - 1, depth);
+          n = j + 1;
+        }
+    }
+  insertion_sort (a, n);
 }
 
 /* Runs the streams: each advances while its next step's dependency has
@@ -49,19 +167,28 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
   g_autofree double *clock = g_new0 (double, MAX (n_streams, 1));
   g_autofree double *trigger_time = g_new (double, MAX (plan->n_trigger_points, 1));
   g_autofree double *notify_time = g_new (double, MAX (plan->n_notifications, 1));
-  g_autoptr (GHashTable) barrier_trigger = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autofree int *step_base = g_new (int, n_streams + 1);
+  g_autofree int *barrier_trigger = NULL;
   gboolean progress = TRUE;
 
   for (int t = 0; t < plan->n_trigger_points; t++)
     trigger_time[t] = -1;
   for (int i = 0; i < plan->n_notifications; i++)
     notify_time[i] = -1;
-  /* Which trigger point releases each barrier step: (stream, step) -> t + 1. */
+  /* Which trigger point releases each barrier step: t + 1, 0 for none, at
+   * step_base[stream] + step. */
+  step_base[0] = 0;
+  for (int st = 0; st < n_streams; st++)
+    step_base[st + 1] = step_base[st] + plan->streams[st].n_steps;
+  barrier_trigger = g_new0 (int, MAX (step_base[n_streams], 1));
   for (int t = 0; t < plan->n_trigger_points; t++)
     for (int k = plan->downstream_start[t]; k < plan->downstream_start[t + 1]; k++)
-      g_hash_table_insert (barrier_trigger,
-                           GINT_TO_POINTER (plan->downstream[k].stream * 1000003 + plan->downstream[k].step),
-                           GINT_TO_POINTER (t + 1));
+      {
+        const PvOrtStepRef *ref = &plan->downstream[k];
+        if (ref->stream >= 0 && ref->stream < n_streams && ref->step >= 0
+            && ref->step < plan->streams[ref->stream].n_steps)
+          barrier_trigger[step_base[ref->stream] + ref->step] = t + 1;
+      }
 
   while (progress)
     {
@@ -75,8 +202,7 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
               double begin = clock[st], duration = 0;
               if (step->kind == PV_ORT_STEP_BARRIER)
                 {
-                  int t = GPOINTER_TO_INT (g_hash_table_lookup (barrier_trigger,
-                                                                GINT_TO_POINTER (st * 1000003 + cursor[st]))) - 1;
+                  int t = barrier_trigger[step_base[st] + cursor[st]] - 1;
                   if (t >= 0 && trigger_time[t] < 0)
                     break;  /* wait for the trigger */
                   if (t >= 0)
@@ -119,7 +245,7 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
 static void
 collect_sync_edges (PvSchedule *s, const PvOrtPlan *plan)
 {
-  GArray *edges = g_array_new (FALSE, FALSE, sizeof (int[2]));
+  int n_edges = plan->n_trigger_points > 0 ? plan->downstream_start[plan->n_trigger_points] : 0;
   g_autofree int *trigger_owner = g_new (int, MAX (plan->n_trigger_points, 1));
   g_autofree int *notification_node = g_new (int, MAX (plan->n_notifications, 1));
 
@@ -130,106 +256,201 @@ collect_sync_edges (PvSchedule *s, const PvOrtPlan *plan)
       if (plan->node_notification[n] >= 0)
         notification_node[plan->node_notification[n]] = n;
     }
+  /* WaitOnEP steps only exist with notifications. */
+  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
+    for (int i = 0; i < plan->streams[st].n_steps; i++)
+      {
+        const PvOrtStep *step = &plan->streams[st].steps[i];
+        n_edges += step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications;
+      }
+  s->sync_edges = g_malloc_n (MAX (n_edges, 1), sizeof (int[2]));
   for (int t = 0; t < plan->n_trigger_points; t++)
     for (int k = plan->downstream_start[t]; k < plan->downstream_start[t + 1]; k++)
       {
         const PvOrtStepRef *ref = &plan->downstream[k];
-        int edge[2] = { trigger_owner[t], plan->streams[ref->stream].steps[ref->step].node };
-        g_array_append_val (edges, edge);
+        s->sync_edges[s->n_sync_edges][0] = trigger_owner[t];
+        s->sync_edges[s->n_sync_edges++][1] = plan->streams[ref->stream].steps[ref->step].node;
       }
-  for (int st = 0; st < plan->n_streams; st++)
+  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
     for (int i = 0; i < plan->streams[st].n_steps; i++)
       {
         const PvOrtStep *step = &plan->streams[st].steps[i];
         if (step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications)
           {
-            int edge[2] = { notification_node[step->id], step->node };
-            g_array_append_val (edges, edge);
+            s->sync_edges[s->n_sync_edges][0] = notification_node[step->id];
+            s->sync_edges[s->n_sync_edges++][1] = step->node;
           }
       }
-  s->n_sync_edges = (int) edges->len;
-  s->sync_edges = (int (*)[2]) g_array_free (edges, FALSE);
 }
 
 static void
 live_intervals (PvSchedule *s, const PvGraph *g)
 {
   for (int v = 0; v < g->n_values; v++)
-    s->value_spans[v] = (PvSpan) { -1, -1 };
-  for (int v = 0; v < g->n_values; v++)
     {
       const PvValue *value = &g->values[v];
+      const guint *consumers = g->consumer_ids + value->consumers_start;
+      PvSpan *span = &s->value_spans[v];
+
       if (value->producer >= 0)
-        s->value_spans[v] = s->node_spans[value->producer];
+        *span = s->node_spans[value->producer];
       else if (!(value->flags & (PV_VALUE_INITIALIZER | PV_VALUE_OUTER_SCOPE)))
-        s->value_spans[v] = (PvSpan) { 0, 0 };
-    }
-  for (int n = 0; n < g->n_nodes; n++)
-    {
-      const PvNode *node = &g->nodes[n];
-      for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
-        {
-          int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
-          if (v >= 0 && s->value_spans[v].start >= 0)
-            s->value_spans[v].end = MAX (s->value_spans[v].end, s->node_spans[n].end);
-        }
+        *span = (PvSpan) { 0, 0 };
+      else
+        *span = (PvSpan) { -1, -1 };
+      /* live until its last reader is done (the consumers: every node that
+       * reads it, explicitly or implicitly) */
+      for (guint c = 0; span->start >= 0 && c < value->n_consumers; c++)
+        span->end = MAX (span->end, s->node_spans[consumers[c]].end);
     }
   for (int i = 0; i < g->n_outputs; i++)
     if (s->value_spans[g->outputs[i]].start >= 0)
       s->value_spans[g->outputs[i]].end = s->makespan;
 }
 
+/* With unit kernel costs (the default) every time is a whole number: then
+ * events can be listed straight into place by time. Every event time is a
+ * kernel's start or end, 0 or the makespan (see live_intervals()). Returns
+ * the number of instants to count by (the last time + 1), or 0 when a time
+ * is not a whole number in [0, 4 n_nodes + 64] (roofline costs). */
+static int
+whole_times (const PvSchedule *s, const PvGraph *g)
+{
+  double limit = 4.0 * g->n_nodes + 64, last = s->makespan;
+
+  if (!(last >= 0 && last <= limit && last == (double) (int) last))
+    return 0;
+  for (int n = 0; n < g->n_nodes; n++)
+    {
+      const PvSpan *span = &s->node_spans[n];
+      if (span->start < 0 && span->end < 0)
+        continue;  /* never ran */
+      if (!(span->start >= 0 && span->end >= 0 && span->end <= limit && span->start == (double) (int) span->start
+            && span->end == (double) (int) span->end))
+        return 0;
+      last = MAX (last, span->end);
+    }
+  return (int) last + 1;
+}
+
+/* The device of every counted value: a few distinct ones. Returns the
+ * index of @device in @devices, adding it. */
+static int
+device_index (GArray *devices, int device)
+{
+  for (guint k = 0; k < devices->len; k++)
+    if (g_array_index (devices, int, k) == device)
+      return (int) k;
+  g_array_append_val (devices, device);
+  return (int) devices->len - 1;
+}
+
 static void
 live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *device)
 {
-  g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (Event));
-  GArray *curves = g_array_new (FALSE, TRUE, sizeof (PvLiveCurve));
+  g_autoptr (GArray) devices = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree int *rank = NULL;     /* devices index -> curve (ascending device) */
+  int n_times;
 
-  for (int v = 0; v < g->n_values; v++)
+  if (bytes == NULL)
     {
-      Event e;
-      if (bytes == NULL || bytes[v] == 0 || s->value_spans[v].start < 0)
-        continue;
-      e.device = device ? device[v] : 0;
-      e.time = s->value_spans[v].start;
-      e.delta = (gint64) bytes[v];
-      g_array_append_val (events, e);
-      e.time = s->value_spans[v].end;
-      e.delta = -(gint64) bytes[v];
-      g_array_append_val (events, e);
+      s->curves = g_new0 (PvLiveCurve, 1);
+      return;
     }
-  if (events->len > 0)
-    qsort (events->data, events->len, sizeof (Event), compare_events);
-  for (guint i = 0; i < events->len;)
+  /* Events grouped by device (curves in ascending device order), then
+   * each group sorted. */
+  for (int v = 0; v < g->n_values; v++)
+    if (bytes[v] != 0 && s->value_spans[v].start >= 0)
+      device_index (devices, device ? device[v] : 0);
+  s->n_curves = (int) devices->len;
+  s->curves = g_new0 (PvLiveCurve, MAX (s->n_curves, 1));
+  rank = g_new0 (int, MAX (s->n_curves, 1));
+  for (int k = 0; k < s->n_curves; k++)
+    for (int j = 0; j < s->n_curves; j++)
+      rank[k] += g_array_index (devices, int, j) < g_array_index (devices, int, k);
+  for (int v = 0; v < g->n_values; v++)
+    if (bytes[v] != 0 && s->value_spans[v].start >= 0)
+      s->curves[rank[device_index (devices, device ? device[v] : 0)]].device = device ? device[v] : 0;
+  /* List each curve's events in order: by time and size. Whole-number
+   * times are counted into place (one bucket per instant, each sorted by
+   * size); others are listed and then sorted. */
+  n_times = whole_times (s, g);
+  {
+    int n_buckets = s->n_curves * MAX (n_times, 1);
+    g_autofree int *at = g_new0 (int, n_buckets + 1);  /* bucket (curve, time) -> its first event */
+    g_autofree int *base = g_new (int, s->n_curves + 1);  /* curve -> its first event */
+
+    for (int v = 0; v < g->n_values; v++)
+      {
+        int c;
+        if (bytes[v] == 0 || s->value_spans[v].start < 0)
+          continue;
+        c = rank[device_index (devices, device ? device[v] : 0)] * MAX (n_times, 1);
+        at[c + (n_times ? (int) s->value_spans[v].start : 0) + 1]++;
+        at[c + (n_times ? (int) s->value_spans[v].end : 0) + 1]++;
+      }
+    for (int k = 0; k < n_buckets; k++)
+      at[k + 1] += at[k];
+    for (int c = 0; c <= s->n_curves; c++)
+      base[c] = at[c * MAX (n_times, 1)];
+    for (int c = 0; c < s->n_curves; c++)
+      s->curves[c].points = g_new (Event, MAX (base[c + 1] - base[c], 1));
+    for (int v = 0; v < g->n_values; v++)
+      {
+        int c, k;
+        Event *e;
+        if (bytes[v] == 0 || s->value_spans[v].start < 0)
+          continue;
+        c = rank[device_index (devices, device ? device[v] : 0)];
+        e = s->curves[c].points;
+        k = c * MAX (n_times, 1);
+        e[at[k + (n_times ? (int) s->value_spans[v].start : 0)]++ - base[c]] =
+          make_event (s->value_spans[v].start, (gint64) bytes[v]);
+        e[at[k + (n_times ? (int) s->value_spans[v].end : 0)]++ - base[c]] =
+          make_event (s->value_spans[v].end, -(gint64) bytes[v]);
+      }
+    /* at[k] is now bucket k's end, and bucket k + 1's start. */
+    for (int k = 0; k < n_buckets; k++)
+      {
+        int first = k > 0 ? at[k - 1] : 0, n = at[k] - first, c = k / MAX (n_times, 1), depth = 0;
+        for (int m = n; m > 1; m /= 2)
+          depth += 2;
+        if (n > 1)
+          sort_events (s->curves[c].points + (first - base[c]), n, depth);
+      }
+    for (int c = 0; c < s->n_curves; c++)
+      s->curves[c].n_points = base[c + 1] - base[c];
+  }
+
+  for (int c = 0; c < s->n_curves; c++)
     {
-      int dev = g_array_index (events, Event, i).device;
-      GArray *points = g_array_new (FALSE, FALSE, sizeof (PvCurvePoint));
-      PvLiveCurve curve = { dev, NULL, 0, 0, 0 };
+      PvLiveCurve *curve = &s->curves[c];
+      Event *e = curve->points;
+      int n = curve->n_points;
       gint64 live = 0;
-      for (; i < events->len && g_array_index (events, Event, i).device == dev; i++)
+
+      /* The sweep writes point curve->n_points - 1 or curve->n_points,
+       * never past event k, which it has read. */
+      curve->n_points = 0;
+      for (int k = 0; k < n; k++)
         {
-          const Event *e = &g_array_index (events, Event, i);
           PvCurvePoint p;
-          live += e->delta;
-          p.time = e->time;
+          live += event_delta (&e[k]);
+          p.time = e[k].time;
           p.bytes = (guint64) MAX (live, 0);
           /* One point per instant: the last event at a time wins. */
-          if (points->len > 0 && g_array_index (points, PvCurvePoint, points->len - 1).time == p.time)
-            g_array_index (points, PvCurvePoint, points->len - 1) = p;
+          if (curve->n_points > 0 && curve->points[curve->n_points - 1].time == p.time)
+            curve->points[curve->n_points - 1] = p;
           else
-            g_array_append_val (points, p);
-          if ((guint64) live > curve.peak_bytes)
+            curve->points[curve->n_points++] = p;
+          if ((guint64) live > curve->peak_bytes)
             {
-              curve.peak_bytes = (guint64) live;
-              curve.peak_time = e->time;
+              curve->peak_bytes = (guint64) live;
+              curve->peak_time = p.time;
             }
         }
-      curve.n_points = (int) points->len;
-      curve.points = (PvCurvePoint *) g_array_free (points, FALSE);
-      g_array_append_val (curves, curve);
+      curve->points = g_renew (PvCurvePoint, curve->points, MAX (curve->n_points, 1));
     }
-  s->n_curves = (int) curves->len;
-  s->curves = (PvLiveCurve *) g_array_free (curves, FALSE);
 }
 
 PvSchedule *

@@ -19,6 +19,10 @@ typedef struct {
 struct _PvShapeInfo {
   PvDimPool *pool;
   GHashTable *graphs;         /* const PvGraph* -> GraphShapes* */
+  /* The main graph's entry of @graphs: nearly every lookup is for it
+   * (pv_shape_info_eval_bytes() runs per value on every re-plan). */
+  const PvGraph *main_graph;
+  const GraphShapes *main_shapes;
   GPtrArray *warnings;        /* char*, NULL-terminated on demand */
   GHashTable *uncovered;      /* "domain:Op" -> count */
   char **uncovered_keys;
@@ -501,6 +505,8 @@ pv_shape_infer (const PvModel *model, const PvShapeOptions *options, GError **er
         root->values[model->graph->inputs[i]].tensor = NULL;
   }
   g_hash_table_foreach (info->graphs, finish_graph, info);
+  info->main_graph = model->graph;
+  info->main_shapes = g_hash_table_lookup (info->graphs, model->graph);
   collect_uncovered (info);
   info->options = NULL;
   return g_steal_pointer (&info);
@@ -530,14 +536,31 @@ pv_shape_info_free (PvShapeInfo *info)
   g_free (info);
 }
 
+static const GraphShapes *
+graph_shapes (const PvShapeInfo *info, const PvGraph *graph)
+{
+  if (graph == info->main_graph)
+    return info->main_shapes;
+  return g_hash_table_lookup (info->graphs, graph);
+}
+
 const PvValueShape *
 pv_shape_info_get (const PvShapeInfo *info, const PvGraph *graph, int value_id)
 {
-  GraphShapes *gs = g_hash_table_lookup (info->graphs, graph);
+  const GraphShapes *gs = graph_shapes (info, graph);
 
   if (gs == NULL || value_id < 0 || value_id >= gs->n_values)
     return NULL;
   return &gs->values[value_id];
+}
+
+const PvValueShape *
+pv_shape_info_get_all (const PvShapeInfo *info, const PvGraph *graph, int *n_values_out)
+{
+  const GraphShapes *gs = graph_shapes (info, graph);
+
+  *n_values_out = gs ? gs->n_values : 0;
+  return gs ? gs->values : NULL;
 }
 
 PvDimPool *

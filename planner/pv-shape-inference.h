@@ -62,6 +62,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvShapeInfo, pv_shape_info_free)
 
 /* The shape of @value_id in @graph (the main graph or one of its subgraphs). */
 const PvValueShape *pv_shape_info_get (const PvShapeInfo *info, const PvGraph *graph, int value_id);
+/* The shapes of all of @graph's values, indexed by value id; *@n_values_out
+ * gets their number (0, and NULL returned, when @graph was not inferred). */
+const PvValueShape *pv_shape_info_get_all (const PvShapeInfo *info, const PvGraph *graph, int *n_values_out);
 
 PvDimPool *pv_shape_info_get_pool (const PvShapeInfo *info);
 

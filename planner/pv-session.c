@@ -129,20 +129,24 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, 
   return TRUE;
 }
 
-/* ORT's plan of @g (the main graph, or with @parent_plan a subgraph) and its
- * simulated schedule. */
+/* ORT's plan of @g (the main graph, or with @parent_plan a subgraph). */
 static void
-plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds,
-          const PvOrtPlan *parent_plan)
+plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvOrtPlan *parent_plan)
 {
   g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
-  gint64 lap;
 
-  if (!(parent_plan ? plan_ort_subgraph (s, g, options, parent_plan, adapter)
-                    : plan_ort_main (s, g, options, adapter)))
-    return;
+  if (parent_plan)
+    plan_ort_subgraph (s, g, options, parent_plan, adapter);
+  else
+    plan_ort_main (s, g, options, adapter);
+}
 
-  lap = g_get_monotonic_time ();
+/* Value sizes and the simulated run of ORT's plan (needs the view map). */
+static void
+schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds)
+{
+  gint64 lap = g_get_monotonic_time ();
+
   /* Sizes of every value that has one. */
   s->value_bytes = g_new0 (guint64, MAX (g->n_values, 1));
   for (int v = 0; v < g->n_values; v++)
@@ -165,20 +169,17 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHash
   stage_done (s, PV_SESSION_STAGE_SCHEDULE, &lap);
 }
 
-/* The checker on ORT's plan, and ORT's buffers packed in one arena. Needs
- * the slot planner's liveness for the packing. */
+/* The checker on ORT's plan. Fills @place (n_values) with ORT's buffers as
+ * placements, for pack_ort_arena(). */
 static void
-check_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
+check_ort (PvSession *s, const PvGraph *g, PvPlacement *place)
 {
   gint64 lap = g_get_monotonic_time ();
 
   /* ORT's buffers as placements: every value planned into its root buffer. */
   {
-    g_autofree PvPlacement *place = g_new (PvPlacement, MAX (g->n_values, 1));
     g_autofree guint64 *need = g_new0 (guint64, MAX (g->n_values, 1));
     g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
-    GArray *buffers = g_array_new (FALSE, FALSE, sizeof (PvBufferLife));
-    GArray *roots = g_array_new (FALSE, FALSE, sizeof (int));
     PvCheckSchedule check_schedule;
 
     for (int v = 0; v < g->n_values; v++)
@@ -228,42 +229,49 @@ check_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
       s->ort_check = pv_plan_check (g, &check_schedule, place, ort_views, s->inplace_source, need, 100);
     }
     stage_done (s, PV_SESSION_STAGE_ORT_CHECK, &lap);
-
-    /* What ORT's buffers would cost in one arena: each root buffer lives from
-     * the first definition to the last read among the values it holds. */
-    {
-      g_autofree int *first = g_new (int, MAX (s->ort->n_values, 1));
-      g_autofree int *last = g_new (int, MAX (s->ort->n_values, 1));
-      for (int i = 0; i < s->ort->n_values; i++)
-        first[i] = G_MAXINT, last[i] = -1;
-      for (int v = 0; v < g->n_values; v++)
-        {
-          int r = place[v].region;
-          const PvLiveness *live = s->slots->liveness;
-          int def, end;
-          if (r < 0)
-            continue;
-          def = g->values[v].producer >= 0 ? g->nodes[g->values[v].producer].order_position : -1;
-          end = live->root[v] >= 0 && live->use_end[live->root[v]] >= 0 ? live->use_end[live->root[v]] : def;
-          first[r] = MIN (first[r], def);
-          last[r] = MAX (last[r], MAX (end, def));
-        }
-      for (int i = 0; i < s->ort->n_values; i++)
-        if (last[i] >= 0 && s->ort->values[i].kind == PV_ORT_ALLOC_ALLOCATE)
-          {
-            PvBufferLife b = { s->value_bytes[s->ort->values[i].value], first[i], last[i] };
-            int value = s->ort->values[i].value;
-            g_array_append_val (buffers, b);
-            g_array_append_val (roots, value);
-          }
-      s->ort_arena = pv_offset_plan_new ((PvBufferLife *) buffers->data, (int) buffers->len,
-                                         options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT);
-      s->n_ort_arena_values = (int) roots->len;
-      s->ort_arena_values = (int *) g_array_free (roots, FALSE);
-      g_array_unref (buffers);
-    }
-    stage_done (s, PV_SESSION_STAGE_ORT_ARENA, &lap);
   }
+}
+
+/* What ORT's buffers (@place, from check_ort()) would cost in one arena:
+ * each root buffer lives from the first definition to the last read among
+ * the values it holds (the slot planner's liveness). */
+static void
+pack_ort_arena (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvPlacement *place)
+{
+  gint64 lap = g_get_monotonic_time ();
+  const PvLiveness *live = s->slots->liveness;
+  GArray *buffers = g_array_new (FALSE, FALSE, sizeof (PvBufferLife));
+  GArray *roots = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree int *first = g_new (int, MAX (s->ort->n_values, 1));
+  g_autofree int *last = g_new (int, MAX (s->ort->n_values, 1));
+
+  for (int i = 0; i < s->ort->n_values; i++)
+    first[i] = G_MAXINT, last[i] = -1;
+  for (int v = 0; v < g->n_values; v++)
+    {
+      int r = place[v].region;
+      int def, end;
+      if (r < 0)
+        continue;
+      def = g->values[v].producer >= 0 ? g->nodes[g->values[v].producer].order_position : -1;
+      end = live->root[v] >= 0 && live->use_end[live->root[v]] >= 0 ? live->use_end[live->root[v]] : def;
+      first[r] = MIN (first[r], def);
+      last[r] = MAX (last[r], MAX (end, def));
+    }
+  for (int i = 0; i < s->ort->n_values; i++)
+    if (last[i] >= 0 && s->ort->values[i].kind == PV_ORT_ALLOC_ALLOCATE)
+      {
+        PvBufferLife b = { s->value_bytes[s->ort->values[i].value], first[i], last[i] };
+        int value = s->ort->values[i].value;
+        g_array_append_val (buffers, b);
+        g_array_append_val (roots, value);
+      }
+  s->ort_arena = pv_offset_plan_new ((PvBufferLife *) buffers->data, (int) buffers->len,
+                                     options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT);
+  s->n_ort_arena_values = (int) roots->len;
+  s->ort_arena_values = (int *) g_array_free (roots, FALSE);
+  g_array_unref (buffers);
+  stage_done (s, PV_SESSION_STAGE_ORT_ARENA, &lap);
 }
 
 
@@ -319,18 +327,57 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvCheckSche
   stage_done (s, PV_SESSION_STAGE_ARENA_CHECK, &lap);
 }
 
+/* Work that runs beside the main line of plan_graph() on a second core:
+ * it reads what is made before it starts and writes fields of its own. */
+typedef enum { JOB_VALUE_MAPS, JOB_ORT_CHECK, JOB_ORT_ARENA } JobKind;
+
 typedef struct {
+  JobKind kind;
   PvSession *s;
   const PvGraph *g;
   const PvSessionOptions *options;
-} OrtCheckJob;
+  PvPlacement *ort_place;
+  GThread *thread;
+} Job;
 
 static gpointer
-check_ort_thread (gpointer data)
+run_job (gpointer data)
 {
-  OrtCheckJob *job = data;
-  check_ort (job->s, job->g, job->options);
+  Job *job = data;
+
+  switch (job->kind)
+    {
+    case JOB_VALUE_MAPS:
+      {
+        gint64 lap = g_get_monotonic_time ();
+        pv_value_alias_maps (job->g, job->s->kernels, &job->s->view_source, &job->s->inplace_source);
+        stage_done (job->s, PV_SESSION_STAGE_VALUE_MAPS, &lap);
+      }
+      break;
+    case JOB_ORT_CHECK:
+      check_ort (job->s, job->g, job->ort_place);
+      break;
+    case JOB_ORT_ARENA:
+      pack_ort_arena (job->s, job->g, job->options, job->ort_place);
+      break;
+    }
   return NULL;
+}
+
+/* Starts @job on a thread of its own, or runs it now when none can be made. */
+static void
+job_start (Job *job)
+{
+  job->thread = g_thread_try_new ("pv-session", run_job, job, NULL);
+  if (job->thread == NULL)
+    run_job (job);
+}
+
+static void
+job_finish (Job *job)
+{
+  if (job->thread)
+    g_thread_join (g_steal_pointer (&job->thread));
 }
 
 /* Every plan of @s->graph; @s has its model, kernels and shapes. */
@@ -341,22 +388,30 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   const PvGraph *g = s->graph;
   GHashTable *bounds = options ? options->bounds : NULL;
   PvShapeSizes sizes;
-  gint64 lap = g_get_monotonic_time ();
-
-  pv_value_alias_maps (g, s->kernels, &s->view_source, &s->inplace_source);
-  stage_done (s, PV_SESSION_STAGE_VALUE_MAPS, &lap);
+  gint64 lap;
+  g_autofree PvPlacement *ort_place = g_new (PvPlacement, MAX (g->n_values, 1));
+  Job maps = { JOB_VALUE_MAPS, s, g, options, NULL, NULL };
+  Job ort_check = { JOB_ORT_CHECK, s, g, options, ort_place, NULL };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, ort_place, NULL };
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
-   * symbolically); its streams decide how the other plans must be checked. */
-  plan_ort (s, g, options, bounds, parent_plan);
+   * symbolically); its streams decide how the other plans must be checked.
+   * The kernel maps are made meanwhile: only the schedule needs them. */
+  job_start (&maps);
+  plan_ort (s, g, options, parent_plan);
+  job_finish (&maps);
+  if (s->ort)
+    {
+      schedule_ort (s, g, options, bounds);
+      /* The check of ORT's plan runs beside happens-before and the slots. */
+      job_start (&ort_check);
+    }
   lap = g_get_monotonic_time ();
   {
     g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
     g_autoptr (PvHappensBefore) hb = NULL;
     PvCheckSchedule schedule = { 0 }, *sched = NULL;
     gboolean inputs = options && options->include_graph_inputs;
-    GThread *ort_thread = NULL;
-    OrtCheckJob job;
 
     if (s->ort && s->ort->n_streams > 1)
       {
@@ -372,15 +427,12 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
     sizes = (PvShapeSizes) { s->shapes, g, bounds };
     s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, hb, pv_shape_sizes_oracle, &sizes);
     stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
-    /* The checker and arena on ORT's plan read what is made by now and
-     * write fields of their own: they run beside the slot plan's checks on
-     * a second core (inline when no thread can be made). */
+    /* ORT's arena packing needs the slots' liveness and the check's
+     * placements; it runs beside the slot plan's checks and arena. */
     if (s->ort)
       {
-        job = (OrtCheckJob) { s, g, options };
-        ort_thread = g_thread_try_new ("pv-ort-check", check_ort_thread, &job, NULL);
-        if (ort_thread == NULL)
-          check_ort (s, g, options);
+        job_finish (&ort_check);
+        job_start (&ort_arena);
       }
     if (s->slots->deferred)
       s->unbound_symbols = pv_slot_plan_unbound_symbols (s->slots, g, s->shapes, bounds);
@@ -396,8 +448,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
               s->load_bytes = MAX (s->load_bytes, s->schedule->curves[c].peak_bytes);
           }
       }
-    if (ort_thread)
-      g_thread_join (ort_thread);
+    job_finish (&ort_arena);
   }
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;
   return g_steal_pointer (&s);

@@ -141,16 +141,41 @@ plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const
     plan_ort_main (s, g, options, adapter);
 }
 
-/* Value sizes and the simulated run of ORT's plan (needs the view map). */
+/* Every value's size, evaluated once per session for the schedule, the
+ * slot planner and the checks (PvSizeOracle over the table). */
+typedef struct {
+  PvSizeResult *kind;
+  guint64 *bytes;
+} SizeTable;
+
 static void
-schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds)
+size_table_fill (SizeTable *t, const PvSession *s, const PvGraph *g, GHashTable *bounds)
+{
+  PvShapeSizes sizes = { s->shapes, g, bounds };
+
+  t->kind = g_new (PvSizeResult, MAX (g->n_values, 1));
+  t->bytes = g_new0 (guint64, MAX (g->n_values, 1));
+  for (int v = 0; v < g->n_values; v++)
+    t->kind[v] = pv_shape_sizes_oracle (&sizes, v, &t->bytes[v]);
+}
+
+static PvSizeResult
+size_table_oracle (gpointer data, int value_id, guint64 *bytes_out)
+{
+  const SizeTable *t = data;
+  if (t->kind[value_id] == PV_SIZE_KNOWN)
+    *bytes_out = t->bytes[value_id];
+  return t->kind[value_id];
+}
+
+/* The simulated run of ORT's plan (needs the view map and the sizes). */
+static void
+schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds,
+              const SizeTable *sizes)
 {
   gint64 lap = g_get_monotonic_time ();
-
-  /* Sizes of every value that has one. */
-  s->value_bytes = g_new0 (guint64, MAX (g->n_values, 1));
-  for (int v = 0; v < g->n_values; v++)
-    pv_shape_info_eval_bytes (s->shapes, g, v, bounds, &s->value_bytes[v], NULL);
+  /* Sizes of every value that has one (0 for the others). */
+  s->value_bytes = g_memdup2 (sizes->bytes, sizeof (guint64) * MAX (g->n_values, 1));
   {
     g_autofree int *value_device = g_new0 (int, MAX (g->n_values, 1));
     for (int i = 0; i < s->ort->n_values; i++)
@@ -337,6 +362,7 @@ typedef struct {
   const PvGraph *g;
   const PvSessionOptions *options;
   PvPlacement *ort_place;
+  SizeTable *sizes;
   GThread *thread;
 } Job;
 
@@ -351,6 +377,7 @@ run_job (gpointer data)
       {
         gint64 lap = g_get_monotonic_time ();
         pv_value_alias_maps (job->g, job->s->kernels, &job->s->view_source, &job->s->inplace_source);
+        size_table_fill (job->sizes, job->s, job->g, job->options ? job->options->bounds : NULL);
         stage_done (job->s, PV_SESSION_STAGE_VALUE_MAPS, &lap);
       }
       break;
@@ -387,12 +414,12 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   g_autoptr (PvSession) s = session;
   const PvGraph *g = s->graph;
   GHashTable *bounds = options ? options->bounds : NULL;
-  PvShapeSizes sizes;
   gint64 lap;
   g_autofree PvPlacement *ort_place = g_new (PvPlacement, MAX (g->n_values, 1));
-  Job maps = { JOB_VALUE_MAPS, s, g, options, NULL, NULL };
-  Job ort_check = { JOB_ORT_CHECK, s, g, options, ort_place, NULL };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, ort_place, NULL };
+  SizeTable sizes = { NULL, NULL };
+  Job maps = { JOB_VALUE_MAPS, s, g, options, NULL, &sizes, NULL };
+  Job ort_check = { JOB_ORT_CHECK, s, g, options, ort_place, NULL, NULL };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, ort_place, NULL, NULL };
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked.
@@ -402,7 +429,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   job_finish (&maps);
   if (s->ort)
     {
-      schedule_ort (s, g, options, bounds);
+      schedule_ort (s, g, options, bounds, &sizes);
       /* The check of ORT's plan runs beside happens-before and the slots. */
       job_start (&ort_check);
     }
@@ -424,8 +451,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
         hb = pv_happens_before_new (g, schedule.node_stream, schedule.node_position, schedule.sync_edges,
                                     schedule.n_sync_edges);
       }
-    sizes = (PvShapeSizes) { s->shapes, g, bounds };
-    s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, hb, pv_shape_sizes_oracle, &sizes);
+    s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, hb, size_table_oracle, &sizes);
     stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
     /* ORT's arena packing needs the slots' liveness and the check's
      * placements; it runs beside the slot plan's checks and arena. */
@@ -450,6 +476,8 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       }
     job_finish (&ort_arena);
   }
+  g_free (sizes.kind);
+  g_free (sizes.bytes);
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;
   return g_steal_pointer (&s);
 }

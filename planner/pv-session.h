@@ -43,10 +43,10 @@ typedef struct {
 
 /* What a session spends its time on (PvSession.stage_ms), in the order run. */
 typedef enum {
-  PV_SESSION_STAGE_VALUE_MAPS,    /* kernel alias and in-place maps of the values */
+  PV_SESSION_STAGE_VALUE_MAPS,    /* kernel alias and in-place maps of the values, their sizes */
   PV_SESSION_STAGE_CONFIG_CHECK,  /* reading the partition config as ORT does */
   PV_SESSION_STAGE_ORT_PLAN,      /* ORT's execution and allocation plans */
-  PV_SESSION_STAGE_SCHEDULE,      /* value sizes and the simulated run */
+  PV_SESSION_STAGE_SCHEDULE,      /* the simulated run */
   PV_SESSION_STAGE_SLOTS,         /* happens-before and the slot planner */
   PV_SESSION_STAGE_SLOTS_CHECK,
   PV_SESSION_STAGE_ARENA,         /* the arena planner's packing */

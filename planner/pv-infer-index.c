@@ -525,11 +525,7 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
               for (int i = 0; i < r; i++)
                 src += (first[i] + idx[i] * step_of[i]) * strides[i];
               data[o] = x->data[src];
-              for (int i = r - 1; i >= 0; i--)
-                if (++idx[i] < out_dims[i])
-                  break;
-                else
-                  idx[i] = 0;
+              pv_infer_next_index (idx, out_dims, r);
             }
           pv_infer_set_contents (ctx, 0, data, (int) n_out);
         }

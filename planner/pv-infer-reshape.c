@@ -307,11 +307,7 @@ infer_transpose (PvInferContext *ctx, const PvNode *node)
               for (int i = 0; i < r; i++)
                 src += idx[i] * in_strides[perm[i]];
               data[o] = x->data[src];
-              for (int i = r - 1; i >= 0; i--)
-                if (++idx[i] < out_dims[i])
-                  break;
-                else
-                  idx[i] = 0;
+              pv_infer_next_index (idx, out_dims, r);
             }
           pv_infer_set_contents (ctx, 0, data, (int) n);
         }

@@ -50,11 +50,7 @@ infer_sequence_at (PvInferContext *ctx, const PvNode *node)
   (void) node;
   if (s == NULL || s->elem_type == 0)
     return FALSE;
-  if (pv_infer_has_rank (s))
-    pv_infer_set_output (ctx, 0, s->elem_type, s->rank, s->dims);
-  else
-    pv_infer_set_unknown_rank (ctx, 0, s->elem_type);
-  return TRUE;
+  return pv_infer_set_like (ctx, 0, s);
 }
 
 static gboolean
@@ -139,11 +135,7 @@ infer_optional_get_element (PvInferContext *ctx, const PvNode *node)
     }
   if (s->elem_type == 0)
     return FALSE;
-  if (pv_infer_has_rank (s))
-    pv_infer_set_output (ctx, 0, s->elem_type, s->rank, s->dims);
-  else
-    pv_infer_set_unknown_rank (ctx, 0, s->elem_type);
-  return TRUE;
+  return pv_infer_set_like (ctx, 0, s);
 }
 
 static gboolean

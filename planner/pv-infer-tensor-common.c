@@ -127,9 +127,8 @@ pv_infer_set_unknown_rank (PvInferContext *ctx, int k, int elem_type)
   pv_infer_set_output (ctx, k, elem_type, -1, NULL);
 }
 
-/* Output @k: same type and shape as @s. */
-static gboolean
-set_like (PvInferContext *ctx, int k, const PvValueShape *s)
+gboolean
+pv_infer_set_like (PvInferContext *ctx, int k, const PvValueShape *s)
 {
   if (s == NULL)
     return FALSE;
@@ -219,9 +218,19 @@ pv_infer_numel_small (const gint64 *dims, int rank, gint64 *n_out)
   return TRUE;
 }
 
+void
+pv_infer_next_index (gint64 *idx, const gint64 *dims, int rank)
+{
+  for (int i = rank - 1; i >= 0; i--)
+    if (++idx[i] < dims[i])
+      return;
+    else
+      idx[i] = 0;
+}
+
 gboolean
 pv_infer_same_as_input0 (PvInferContext *ctx, const PvNode *node)
 {
   (void) node;
-  return set_like (ctx, 0, pv_infer_input (ctx, 0));
+  return pv_infer_set_like (ctx, 0, pv_infer_input (ctx, 0));
 }

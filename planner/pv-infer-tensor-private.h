@@ -57,6 +57,14 @@ void pv_infer_set_unknown_rank (PvInferContext *ctx, int k, int elem_type);
 int pv_infer_ints_attr_or_input (PvInferContext *ctx, const PvNode *node, const char *attr, int k, int since_input,
                                  const gint64 **out);
 
+/* Steps @idx, an index into constant @dims, to the next element in
+ * row-major order (back to all zeros after the last). */
+void pv_infer_next_index (gint64 *idx, const gint64 *dims, int rank);
+
+/* Output @k gets @s's type and shape (unknown rank when @s has none);
+ * FALSE when @s is NULL, or rankless with no element type. */
+gboolean pv_infer_set_like (PvInferContext *ctx, int k, const PvValueShape *s);
+
 /* Row-major strides of constant dims. */
 void pv_infer_strides_of (const gint64 *dims, int rank, gint64 *strides);
 

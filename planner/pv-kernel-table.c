@@ -783,12 +783,24 @@ out:
 /* ---------------------------------------------------------------------- */
 /* The table */
 
-static char *
-op_key (const char *domain, const char *op_type)
+/* The table's key of (@domain, @op_type), written into @buf when it fits
+ * (lookups run per node on every plan: no allocation), else allocated into
+ * *@heap for the caller to free. */
+static const char *
+op_key (const char *domain, const char *op_type, char *buf, gsize size, char **heap)
 {
+  gsize dlen, olen;
+
   if (domain == NULL || strcmp (domain, "ai.onnx") == 0)
     domain = "";
-  return g_strconcat (domain, "\x1f", op_type, NULL);
+  dlen = strlen (domain);
+  olen = strlen (op_type);
+  if (dlen + olen + 2 > size)
+    return *heap = g_strconcat (domain, "\x1f", op_type, NULL);
+  memcpy (buf, domain, dlen);
+  buf[dlen] = '\x1f';
+  memcpy (buf + dlen + 1, op_type, olen + 1);
+  return buf;
 }
 
 PvKernelTable *
@@ -822,16 +834,16 @@ compare_entries (gconstpointer a, gconstpointer b)
 static void
 table_insert (PvKernelTable *table, Entry *e)
 {
-  char *key = op_key (e->def.domain, e->def.op_type);
+  char buf[128];
+  g_autofree char *heap = NULL;
+  const char *key = op_key (e->def.domain, e->def.op_type, buf, sizeof buf, &heap);
   GPtrArray *list = g_hash_table_lookup (table->by_op, key);
 
   if (list == NULL)
     {
       list = g_ptr_array_new_with_free_func (entry_free);
-      g_hash_table_insert (table->by_op, key, list);
+      g_hash_table_insert (table->by_op, g_strdup (key), list);
     }
-  else
-    g_free (key);
 
   for (guint i = 0; i < list->len;)
     {
@@ -931,28 +943,12 @@ pv_kernel_table_new_default (GError **error)
 const PvKernelDef *
 pv_kernel_table_lookup (const PvKernelTable *table, const char *domain, const char *op_type, int opset)
 {
-  g_autofree char *heap_key = NULL;
-  char stack_key[128];
-  const char *key;
-  gsize dlen, olen;
+  char buf[128];
+  g_autofree char *heap = NULL;
   GPtrArray *list;
 
   g_return_val_if_fail (table != NULL && op_type != NULL, NULL);
-  /* Looked up per node by every plan: build the key without allocating. */
-  if (domain == NULL || strcmp (domain, "ai.onnx") == 0)
-    domain = "";
-  dlen = strlen (domain);
-  olen = strlen (op_type);
-  if (dlen + olen + 2 <= sizeof stack_key)
-    {
-      memcpy (stack_key, domain, dlen);
-      stack_key[dlen] = '\x1f';
-      memcpy (stack_key + dlen + 1, op_type, olen + 1);
-      key = stack_key;
-    }
-  else
-    key = heap_key = op_key (domain, op_type);
-  list = g_hash_table_lookup (table->by_op, key);
+  list = g_hash_table_lookup (table->by_op, op_key (domain, op_type, buf, sizeof buf, &heap));
   for (guint i = 0; list && i < list->len; i++)
     {
       const Entry *e = list->pdata[i];

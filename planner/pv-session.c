@@ -197,15 +197,13 @@ schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, G
 /* The checker on ORT's plan. Fills @place (n_values) with ORT's buffers as
  * placements, for pack_ort_arena(). */
 static void
-check_ort (PvSession *s, const PvGraph *g, PvPlacement *place)
+check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule, PvPlacement *place)
 {
   gint64 lap = g_get_monotonic_time ();
 
   /* ORT's buffers as placements: every value planned into its root buffer. */
   {
     g_autofree guint64 *need = g_new0 (guint64, MAX (g->n_values, 1));
-    g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
-    PvCheckSchedule check_schedule;
 
     for (int v = 0; v < g->n_values; v++)
       place[v] = (PvPlacement) { -1, 0, 0 };
@@ -223,11 +221,6 @@ check_ort (PvSession *s, const PvGraph *g, PvPlacement *place)
         if (vp->reused_buffer == i && root->kind == PV_ORT_ALLOC_ALLOCATE)
           s->ort_peak_bytes += s->value_bytes[vp->value];
       }
-    for (int st = 0; st < s->ort->n_streams; st++)
-      for (int k = 0; k < s->ort->streams[st].n_nodes; k++)
-        node_position[s->ort->streams[st].nodes[k]] = k;
-    check_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position,
-                                         (const int (*)[2]) s->schedule->sync_edges, s->schedule->n_sync_edges };
     /* Views are what ORT's plan aliased: on several streams ORT disables
      * aliasing and an Identity copies into a buffer of its own. */
     {
@@ -251,7 +244,7 @@ check_ort (PvSession *s, const PvGraph *g, PvPlacement *place)
                 ort_views[vp->value] = w;
             }
         }
-      s->ort_check = pv_plan_check (g, &check_schedule, place, ort_views, s->inplace_source, need, 100);
+      s->ort_check = pv_plan_check (g, check_schedule, place, ort_views, s->inplace_source, need, 100);
     }
     stage_done (s, PV_SESSION_STAGE_ORT_CHECK, &lap);
   }
@@ -361,6 +354,7 @@ typedef struct {
   PvSession *s;
   const PvGraph *g;
   const PvSessionOptions *options;
+  const PvCheckSchedule *ort_schedule;
   PvPlacement *ort_place;
   SizeTable *sizes;
   GThread *thread;
@@ -382,7 +376,7 @@ run_job (gpointer data)
       }
       break;
     case JOB_ORT_CHECK:
-      check_ort (job->s, job->g, job->ort_place);
+      check_ort (job->s, job->g, job->ort_schedule, job->ort_place);
       break;
     case JOB_ORT_ARENA:
       pack_ort_arena (job->s, job->g, job->options, job->ort_place);
@@ -416,10 +410,12 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   GHashTable *bounds = options ? options->bounds : NULL;
   gint64 lap;
   g_autofree PvPlacement *ort_place = g_new (PvPlacement, MAX (g->n_values, 1));
+  g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
+  PvCheckSchedule ort_schedule = { 0 };
   SizeTable sizes = { NULL, NULL };
-  Job maps = { JOB_VALUE_MAPS, s, g, options, NULL, &sizes, NULL };
-  Job ort_check = { JOB_ORT_CHECK, s, g, options, ort_place, NULL, NULL };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, ort_place, NULL, NULL };
+  Job maps = { JOB_VALUE_MAPS, s, g, options, NULL, NULL, &sizes, NULL };
+  Job ort_check = { JOB_ORT_CHECK, s, g, options, &ort_schedule, ort_place, NULL, NULL };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, ort_place, NULL, NULL };
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked.
@@ -430,27 +426,26 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   if (s->ort)
     {
       schedule_ort (s, g, options, bounds, &sizes);
+      /* Where each node runs: its stream and its place in it. */
+      for (int st = 0; st < s->ort->n_streams; st++)
+        for (int k = 0; k < s->ort->streams[st].n_nodes; k++)
+          node_position[s->ort->streams[st].nodes[k]] = k;
+      ort_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position,
+                                         (const int (*)[2]) s->schedule->sync_edges, s->schedule->n_sync_edges };
       /* The check of ORT's plan runs beside happens-before and the slots. */
       job_start (&ort_check);
     }
   lap = g_get_monotonic_time ();
   {
-    g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
     g_autoptr (PvHappensBefore) hb = NULL;
-    PvCheckSchedule schedule = { 0 }, *sched = NULL;
+    /* The slot and arena plans are checked against ORT's streams when
+     * there are several; on one they run in program order. */
+    const PvCheckSchedule *sched = s->ort && s->ort->n_streams > 1 ? &ort_schedule : NULL;
     gboolean inputs = options && options->include_graph_inputs;
 
-    if (s->ort && s->ort->n_streams > 1)
-      {
-        for (int st = 0; st < s->ort->n_streams; st++)
-          for (int k = 0; k < s->ort->streams[st].n_nodes; k++)
-            node_position[s->ort->streams[st].nodes[k]] = k;
-        schedule = (PvCheckSchedule) { s->ort->node_stream, node_position,
-                                       (const int (*)[2]) s->schedule->sync_edges, s->schedule->n_sync_edges };
-        sched = &schedule;
-        hb = pv_happens_before_new (g, schedule.node_stream, schedule.node_position, schedule.sync_edges,
-                                    schedule.n_sync_edges);
-      }
+    if (sched)
+      hb = pv_happens_before_new (g, sched->node_stream, sched->node_position, sched->sync_edges,
+                                  sched->n_sync_edges);
     s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, hb, size_table_oracle, &sizes);
     stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
     /* ORT's arena packing needs the slots' liveness and the check's

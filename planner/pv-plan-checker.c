@@ -179,6 +179,19 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
                const int *view_source, const int *may_inplace_source, const guint64 *required_bytes,
                int max_violations)
 {
+  g_autoptr (PvHappensBefore) order =
+    pv_happens_before_new (graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
+                           schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
+
+  return pv_plan_check_in_order (graph, order, placements, view_source, may_inplace_source, required_bytes,
+                                 max_violations);
+}
+
+PvCheckResult *
+pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefore *order, const PvPlacement *placements,
+                        const int *view_source, const int *may_inplace_source, const guint64 *required_bytes,
+                        int max_violations)
+{
   int n = graph->n_values;
   PvCheckResult *result = g_new0 (PvCheckResult, 1);
   g_autoptr (GArray) violations = g_array_new (FALSE, FALSE, sizeof (PvViolation));
@@ -189,9 +202,6 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
   g_autofree int *order_pos = NULL;
   g_autofree Object *objects = g_new (Object, MAX (n, 1));  /* at most one per value */
   int n_objects = 0;
-  g_autoptr (PvHappensBefore) order =
-    pv_happens_before_new (graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
-                           schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
 
   /* Nodes' order positions, from the order itself (a small array, where
    * reading each node's order_position walks the whole node table). */

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "pv-graph.h"
+#include "pv-happens-before.h"
 
 G_BEGIN_DECLS
 
@@ -63,6 +64,12 @@ typedef struct {
 PvCheckResult *pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPlacement *placements,
                               const int *view_source, const int *may_inplace_source, const guint64 *required_bytes,
                               int max_violations);
+/* The same check with the run's order already built (from the schedule
+ * pv_plan_check() would take): a session checks several plans of one run. */
+PvCheckResult *pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefore *order,
+                                       const PvPlacement *placements, const int *view_source,
+                                       const int *may_inplace_source, const guint64 *required_bytes,
+                                       int max_violations);
 void pv_check_result_free (PvCheckResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvCheckResult, pv_check_result_free)
 

@@ -194,10 +194,12 @@ schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, G
   stage_done (s, PV_SESSION_STAGE_SCHEDULE, &lap);
 }
 
-/* The checker on ORT's plan. Fills @place (n_values) with ORT's buffers as
+/* The checker on ORT's plan, in @order when given (else the one
+ * @check_schedule makes). Fills @place (n_values) with ORT's buffers as
  * placements, for pack_ort_arena(). */
 static void
-check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule, PvPlacement *place)
+check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule, const PvHappensBefore *order,
+           PvPlacement *place)
 {
   gint64 lap = g_get_monotonic_time ();
 
@@ -244,7 +246,8 @@ check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule
                 ort_views[vp->value] = w;
             }
         }
-      s->ort_check = pv_plan_check (g, check_schedule, place, ort_views, s->inplace_source, need, 100);
+      s->ort_check = order ? pv_plan_check_in_order (g, order, place, ort_views, s->inplace_source, need, 100)
+                           : pv_plan_check (g, check_schedule, place, ort_views, s->inplace_source, need, 100);
     }
     stage_done (s, PV_SESSION_STAGE_ORT_CHECK, &lap);
   }
@@ -293,9 +296,9 @@ pack_ort_arena (PvSession *s, const PvGraph *g, const PvSessionOptions *options,
 }
 
 
-/* The slot plan as placements: one region per slot. */
+/* The slot plan as placements: one region per slot, checked in @order. */
 static void
-check_slots (PvSession *s, const PvGraph *g, const PvCheckSchedule *schedule)
+check_slots (PvSession *s, const PvGraph *g, const PvHappensBefore *order)
 {
   g_autofree PvPlacement *place = g_new (PvPlacement, MAX (g->n_values, 1));
   g_autofree guint64 *need = g_new0 (guint64, MAX (g->n_values, 1));
@@ -307,13 +310,14 @@ check_slots (PvSession *s, const PvGraph *g, const PvCheckSchedule *schedule)
       place[v] = slot >= 0 ? (PvPlacement) { slot, 0, s->slots->slots[slot].capacity } : (PvPlacement) { -1, 0, 0 };
       need[v] = slot >= 0 ? s->slots->bytes[v] : 0;
     }
-  s->slots_check = pv_plan_check (g, schedule, place, s->view_source, NULL, need, 100);
+  s->slots_check = pv_plan_check_in_order (g, order, place, s->view_source, NULL, need, 100);
   stage_done (s, PV_SESSION_STAGE_SLOTS_CHECK, &lap);
 }
 
-/* Arena offsets for the slot planner's owners and lifetimes. */
+/* Arena offsets for the slot planner's owners and lifetimes, checked in
+ * @order. */
 static void
-plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvCheckSchedule *schedule)
+plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvHappensBefore *order)
 {
   const PvLiveness *live = s->slots->liveness;
   g_autofree PvBufferLife *buffers = g_new (PvBufferLife, MAX (live->n_owners, 1));
@@ -341,7 +345,7 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvCheckSche
       place[v] = (PvPlacement) { 0, s->arena->offsets[i], s->slots->bytes[v] };
       need[v] = s->slots->bytes[v];
     }
-  s->arena_check = pv_plan_check (g, schedule, place, s->view_source, NULL, need, 100);
+  s->arena_check = pv_plan_check_in_order (g, order, place, s->view_source, NULL, need, 100);
   stage_done (s, PV_SESSION_STAGE_ARENA_CHECK, &lap);
 }
 
@@ -355,6 +359,7 @@ typedef struct {
   const PvGraph *g;
   const PvSessionOptions *options;
   const PvCheckSchedule *ort_schedule;
+  const PvHappensBefore *ort_order;  /* NULL: the ORT check makes it from ort_schedule */
   PvPlacement *ort_place;
   SizeTable *sizes;
   GThread *thread;
@@ -376,7 +381,7 @@ run_job (gpointer data)
       }
       break;
     case JOB_ORT_CHECK:
-      check_ort (job->s, job->g, job->ort_schedule, job->ort_place);
+      check_ort (job->s, job->g, job->ort_schedule, job->ort_order, job->ort_place);
       break;
     case JOB_ORT_ARENA:
       pack_ort_arena (job->s, job->g, job->options, job->ort_place);
@@ -413,9 +418,13 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
   PvCheckSchedule ort_schedule = { 0 };
   SizeTable sizes = { NULL, NULL };
-  Job maps = { JOB_VALUE_MAPS, s, g, options, NULL, NULL, &sizes, NULL };
-  Job ort_check = { JOB_ORT_CHECK, s, g, options, &ort_schedule, ort_place, NULL, NULL };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, ort_place, NULL, NULL };
+  Job maps = { JOB_VALUE_MAPS, s, g, options, NULL, NULL, NULL, &sizes, NULL };
+  Job ort_check = { JOB_ORT_CHECK, s, g, options, &ort_schedule, NULL, ort_place, NULL, NULL };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, ort_place, NULL, NULL };
+  /* The order the slot planner and the checks work in: ORT's streams when
+   * there are several (one for all of them); on one stream, program order
+   * for the slot and arena plans (ORT's plan is checked in its own). */
+  g_autoptr (PvHappensBefore) order = NULL;
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked.
@@ -432,21 +441,20 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
           node_position[s->ort->streams[st].nodes[k]] = k;
       ort_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position,
                                          (const int (*)[2]) s->schedule->sync_edges, s->schedule->n_sync_edges };
-      /* The check of ORT's plan runs beside happens-before and the slots. */
-      job_start (&ort_check);
     }
   lap = g_get_monotonic_time ();
   {
-    g_autoptr (PvHappensBefore) hb = NULL;
-    /* The slot and arena plans are checked against ORT's streams when
-     * there are several; on one they run in program order. */
-    const PvCheckSchedule *sched = s->ort && s->ort->n_streams > 1 ? &ort_schedule : NULL;
+    gboolean streams = s->ort && s->ort->n_streams > 1;
     gboolean inputs = options && options->include_graph_inputs;
 
-    if (sched)
-      hb = pv_happens_before_new (g, sched->node_stream, sched->node_position, sched->sync_edges,
-                                  sched->n_sync_edges);
-    s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, hb, size_table_oracle, &sizes);
+    if (streams)
+      order = pv_happens_before_new (g, ort_schedule.node_stream, ort_schedule.node_position, ort_schedule.sync_edges,
+                                     ort_schedule.n_sync_edges);
+    /* The check of ORT's plan runs beside the slots. */
+    ort_check.ort_order = order;
+    if (s->ort)
+      job_start (&ort_check);
+    s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, order, size_table_oracle, &sizes);
     stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
     /* ORT's arena packing needs the slots' liveness and the check's
      * placements; it runs beside the slot plan's checks and arena. */
@@ -459,10 +467,12 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       s->unbound_symbols = pv_slot_plan_unbound_symbols (s->slots, g, s->shapes, bounds);
     else
       {
-        check_slots (s, g, sched);
-        plan_arena (s, g, options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT, sched);
+        if (order == NULL)
+          order = pv_happens_before_new (g, NULL, NULL, NULL, 0);
+        check_slots (s, g, order);
+        plan_arena (s, g, options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT, order);
         /* With streams, the bound is what the simulated run holds at once. */
-        if (sched)
+        if (streams)
           {
             s->load_bytes = 0;
             for (int c = 0; c < s->schedule->n_curves; c++)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "pv-config.h"
+#include "pv-memory-policy.h"
 #include "pv-window.h"
 
 #define SCREENSHOT_TIMEOUT_S 60
@@ -246,6 +247,8 @@ pv_application_startup (GApplication *app)
   g_autoptr (GtkCssProvider) provider = NULL;
 
   G_APPLICATION_CLASS (pv_application_parent_class)->startup (app);
+  /* Re-plans run on every partition edit: their memory stays at hand. */
+  pv_memory_policy_keep_freed ();
 
   /* GtkApplication loads icons and gtk/help-overlay.ui from the resource
    * base path by itself, but not a style sheet. */

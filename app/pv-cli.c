@@ -1,4 +1,5 @@
 #include "pv-cli.h"
+#include "pv-memory-policy.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -117,6 +118,7 @@ int
 pv_cli_main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  pv_memory_policy_keep_freed ();
   if (argc < 2)
     {
       print_usage (stderr);

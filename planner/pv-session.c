@@ -194,73 +194,73 @@ schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, G
   stage_done (s, PV_SESSION_STAGE_SCHEDULE, &lap);
 }
 
-/* The checker on ORT's plan, in @order when given (else the one
- * @check_schedule makes). Fills @place (n_values) with ORT's buffers as
- * placements, for pack_ort_arena(). */
+/* ORT's buffers as placements, every value planned into its root buffer
+ * (@place), and what each value needs of it (@need); n_values each. Sums
+ * ORT's peak on the way. */
 static void
-check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule, const PvHappensBefore *order,
-           PvPlacement *place)
+ort_placements (PvSession *s, const PvGraph *g, PvPlacement *place, guint64 *need)
 {
-  gint64 lap = g_get_monotonic_time ();
-
-  /* ORT's buffers as placements: every value planned into its root buffer. */
-  {
-    g_autofree guint64 *need = g_new0 (guint64, MAX (g->n_values, 1));
-
-    for (int v = 0; v < g->n_values; v++)
-      place[v] = (PvPlacement) { -1, 0, 0 };
-    for (int i = 0; i < s->ort->n_values; i++)
-      {
-        const PvOrtValuePlan *vp = &s->ort->values[i];
-        const PvOrtValuePlan *root = &s->ort->values[vp->reused_buffer];
-        gboolean owned = root->kind == PV_ORT_ALLOC_ALLOCATE || root->kind == PV_ORT_ALLOC_ALLOCATE_OUTPUT;
-        if (!owned || (vp->kind != PV_ORT_ALLOC_ALLOCATE && vp->kind != PV_ORT_ALLOC_REUSE &&
-                       vp->kind != PV_ORT_ALLOC_ALLOCATE_OUTPUT))
-          continue;
-        /* Unknown sizes (unbound symbols) still share whole buffers. */
-        place[vp->value] = (PvPlacement) { vp->reused_buffer, 0, MAX (s->value_bytes[root->value], 1) };
-        need[vp->value] = s->value_bytes[vp->value];
-        if (vp->reused_buffer == i && root->kind == PV_ORT_ALLOC_ALLOCATE)
-          s->ort_peak_bytes += s->value_bytes[vp->value];
-      }
-    /* Views are what ORT's plan aliased: on several streams ORT disables
-     * aliasing and an Identity copies into a buffer of its own. */
+  for (int v = 0; v < g->n_values; v++)
+    place[v] = (PvPlacement) { -1, 0, 0 };
+  for (int i = 0; i < s->ort->n_values; i++)
     {
-      g_autofree int *ort_views = g_new (int, MAX (g->n_values, 1));
-      for (int v = 0; v < g->n_values; v++)
-        ort_views[v] = -1;
-      for (int i = 0; i < s->ort->n_values; i++)
-        {
-          const PvOrtValuePlan *vp = &s->ort->values[i];
-          const PvNode *producer;
-          if (vp->reuse_rule != PV_ORT_REUSE_ALIAS && vp->reuse_rule != PV_ORT_REUSE_VARIADIC_ALIAS)
-            continue;
-          /* The aliased input is the producer's input in the same buffer (not
-           * the buffer's first occupant, which may be long dead). */
-          producer = &g->nodes[g->values[vp->value].producer];
-          for (int k = 0; k < producer->n_inputs && ort_views[vp->value] < 0; k++)
-            {
-              int w = producer->inputs[k];
-              if (w >= 0 && g->values[w].ort_index >= 0 &&
-                  s->ort->values[g->values[w].ort_index].reused_buffer == vp->reused_buffer)
-                ort_views[vp->value] = w;
-            }
-        }
-      s->ort_check = order ? pv_plan_check_in_order (g, order, place, ort_views, s->inplace_source, need, 100)
-                           : pv_plan_check (g, check_schedule, place, ort_views, s->inplace_source, need, 100);
+      const PvOrtValuePlan *vp = &s->ort->values[i];
+      const PvOrtValuePlan *root = &s->ort->values[vp->reused_buffer];
+      gboolean owned = root->kind == PV_ORT_ALLOC_ALLOCATE || root->kind == PV_ORT_ALLOC_ALLOCATE_OUTPUT;
+      if (!owned || (vp->kind != PV_ORT_ALLOC_ALLOCATE && vp->kind != PV_ORT_ALLOC_REUSE &&
+                     vp->kind != PV_ORT_ALLOC_ALLOCATE_OUTPUT))
+        continue;
+      /* Unknown sizes (unbound symbols) still share whole buffers. */
+      place[vp->value] = (PvPlacement) { vp->reused_buffer, 0, MAX (s->value_bytes[root->value], 1) };
+      need[vp->value] = s->value_bytes[vp->value];
+      if (vp->reused_buffer == i && root->kind == PV_ORT_ALLOC_ALLOCATE)
+        s->ort_peak_bytes += s->value_bytes[vp->value];
     }
-    stage_done (s, PV_SESSION_STAGE_ORT_CHECK, &lap);
-  }
 }
 
-/* What ORT's buffers (@place, from check_ort()) would cost in one arena:
- * each root buffer lives from the first definition to the last read among
- * the values it holds (the slot planner's liveness). */
+/* The checker on ORT's plan (ort_placements()), in @order when given, else
+ * in the one @check_schedule makes. */
 static void
-pack_ort_arena (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvPlacement *place)
+check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule, const PvHappensBefore *order,
+           const PvPlacement *place, const guint64 *need)
 {
   gint64 lap = g_get_monotonic_time ();
-  const PvLiveness *live = s->slots->liveness;
+  /* Views are what ORT's plan aliased: on several streams ORT disables
+   * aliasing and an Identity copies into a buffer of its own. */
+  g_autofree int *ort_views = g_new (int, MAX (g->n_values, 1));
+
+  for (int v = 0; v < g->n_values; v++)
+    ort_views[v] = -1;
+  for (int i = 0; i < s->ort->n_values; i++)
+    {
+      const PvOrtValuePlan *vp = &s->ort->values[i];
+      const PvNode *producer;
+      if (vp->reuse_rule != PV_ORT_REUSE_ALIAS && vp->reuse_rule != PV_ORT_REUSE_VARIADIC_ALIAS)
+        continue;
+      /* The aliased input is the producer's input in the same buffer (not
+       * the buffer's first occupant, which may be long dead). */
+      producer = &g->nodes[g->values[vp->value].producer];
+      for (int k = 0; k < producer->n_inputs && ort_views[vp->value] < 0; k++)
+        {
+          int w = producer->inputs[k];
+          if (w >= 0 && g->values[w].ort_index >= 0 &&
+              s->ort->values[g->values[w].ort_index].reused_buffer == vp->reused_buffer)
+            ort_views[vp->value] = w;
+        }
+    }
+  s->ort_check = order ? pv_plan_check_in_order (g, order, place, ort_views, s->inplace_source, need, 100)
+                       : pv_plan_check (g, check_schedule, place, ort_views, s->inplace_source, need, 100);
+  stage_done (s, PV_SESSION_STAGE_ORT_CHECK, &lap);
+}
+
+/* What ORT's buffers (@place, from ort_placements()) would cost in one
+ * arena: each root buffer lives from the first definition to the last read
+ * among the values it holds (in the slot planner's lifetimes, @live). */
+static void
+pack_ort_arena (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvPlacement *place,
+                const PvLiveness *live)
+{
+  gint64 lap = g_get_monotonic_time ();
   GArray *buffers = g_array_new (FALSE, FALSE, sizeof (PvBufferLife));
   GArray *roots = g_array_new (FALSE, FALSE, sizeof (int));
   g_autofree int *first = g_new (int, MAX (s->ort->n_values, 1));
@@ -349,19 +349,35 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvHappensBe
   stage_done (s, PV_SESSION_STAGE_ARENA_CHECK, &lap);
 }
 
+/* ORT's arena and check: what they read, and which line takes the check
+ * (whichever is free first). */
+typedef struct {
+  const PvCheckSchedule *schedule;
+  const PvHappensBefore *order;  /* NULL: the check makes it from schedule */
+  const PvLiveness *live;
+  const PvPlacement *place;
+  const guint64 *need;
+  gint check_taken;              /* atomic */
+} OrtWork;
+
+static void
+take_ort_check (PvSession *s, const PvGraph *g, OrtWork *work)
+{
+  if (g_atomic_int_compare_and_exchange (&work->check_taken, FALSE, TRUE))
+    check_ort (s, g, work->schedule, work->order, work->place, work->need);
+}
+
 /* Work that runs beside the main line of plan_graph() on a second core:
  * it reads what is made before it starts and writes fields of its own. */
-typedef enum { JOB_VALUE_MAPS, JOB_ORT_CHECK, JOB_ORT_ARENA } JobKind;
+typedef enum { JOB_VALUE_MAPS, JOB_ORT_ARENA } JobKind;
 
 typedef struct {
   JobKind kind;
   PvSession *s;
   const PvGraph *g;
   const PvSessionOptions *options;
-  const PvCheckSchedule *ort_schedule;
-  const PvHappensBefore *ort_order;  /* NULL: the ORT check makes it from ort_schedule */
-  PvPlacement *ort_place;
-  SizeTable *sizes;
+  SizeTable *sizes;  /* JOB_VALUE_MAPS */
+  OrtWork *ort;      /* JOB_ORT_ARENA */
   GThread *thread;
 } Job;
 
@@ -380,11 +396,9 @@ run_job (gpointer data)
         stage_done (job->s, PV_SESSION_STAGE_VALUE_MAPS, &lap);
       }
       break;
-    case JOB_ORT_CHECK:
-      check_ort (job->s, job->g, job->ort_schedule, job->ort_order, job->ort_place);
-      break;
     case JOB_ORT_ARENA:
-      pack_ort_arena (job->s, job->g, job->options, job->ort_place);
+      pack_ort_arena (job->s, job->g, job->options, job->ort->place, job->ort->live);
+      take_ort_check (job->s, job->g, job->ort);
       break;
     }
   return NULL;
@@ -406,7 +420,12 @@ job_finish (Job *job)
     g_thread_join (g_steal_pointer (&job->thread));
 }
 
-/* Every plan of @s->graph; @s has its model, kernels and shapes. */
+/* Every plan of @s->graph; @s has its model, kernels and shapes.
+ *
+ * Two lines of work: ORT's plan and the schedule, then the slot plan, its
+ * checks and arena on the caller's thread; beside them, first the value
+ * maps and sizes, then ORT's arena; the check of ORT's plan goes to the
+ * line free first. */
 static PvSession *
 plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan *parent_plan, gint64 t0)
 {
@@ -415,16 +434,19 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   GHashTable *bounds = options ? options->bounds : NULL;
   gint64 lap;
   g_autofree PvPlacement *ort_place = g_new (PvPlacement, MAX (g->n_values, 1));
+  g_autofree guint64 *ort_need = g_new0 (guint64, MAX (g->n_values, 1));
   g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
   PvCheckSchedule ort_schedule = { 0 };
   SizeTable sizes = { NULL, NULL };
-  Job maps = { JOB_VALUE_MAPS, s, g, options, NULL, NULL, NULL, &sizes, NULL };
-  Job ort_check = { JOB_ORT_CHECK, s, g, options, &ort_schedule, NULL, ort_place, NULL, NULL };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, ort_place, NULL, NULL };
+  OrtWork ort_work = { &ort_schedule, NULL, NULL, ort_place, ort_need, FALSE };
+  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, NULL, NULL };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, &ort_work, NULL };
   /* The order the slot planner and the checks work in: ORT's streams when
    * there are several (one for all of them); on one stream, program order
    * for the slot and arena plans (ORT's plan is checked in its own). */
   g_autoptr (PvHappensBefore) order = NULL;
+  PvLiveness *live;
+  gboolean streams;
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked.
@@ -443,44 +465,44 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
                                          (const int (*)[2]) s->schedule->sync_edges, s->schedule->n_sync_edges };
     }
   lap = g_get_monotonic_time ();
-  {
-    gboolean streams = s->ort && s->ort->n_streams > 1;
-    gboolean inputs = options && options->include_graph_inputs;
-
-    if (streams)
-      order = pv_happens_before_new (g, ort_schedule.node_stream, ort_schedule.node_position, ort_schedule.sync_edges,
-                                     ort_schedule.n_sync_edges);
-    /* The check of ORT's plan runs beside the slots. */
-    ort_check.ort_order = order;
-    if (s->ort)
-      job_start (&ort_check);
-    s->slots = pv_slot_plan_new_for_streams (g, s->view_source, inputs, order, size_table_oracle, &sizes);
-    stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
-    /* ORT's arena packing needs the slots' liveness and the check's
-     * placements; it runs beside the slot plan's checks and arena. */
-    if (s->ort)
-      {
-        job_finish (&ort_check);
-        job_start (&ort_arena);
-      }
-    if (s->slots->deferred)
-      s->unbound_symbols = pv_slot_plan_unbound_symbols (s->slots, g, s->shapes, bounds);
-    else
-      {
-        if (order == NULL)
-          order = pv_happens_before_new (g, NULL, NULL, NULL, 0);
-        check_slots (s, g, order);
-        plan_arena (s, g, options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT, order);
-        /* With streams, the bound is what the simulated run holds at once. */
-        if (streams)
-          {
-            s->load_bytes = 0;
-            for (int c = 0; c < s->schedule->n_curves; c++)
-              s->load_bytes = MAX (s->load_bytes, s->schedule->curves[c].peak_bytes);
-          }
-      }
-    job_finish (&ort_arena);
-  }
+  streams = s->ort && s->ort->n_streams > 1;
+  if (streams)
+    order = pv_happens_before_new (g, ort_schedule.node_stream, ort_schedule.node_position, ort_schedule.sync_edges,
+                                   ort_schedule.n_sync_edges);
+  live = pv_liveness_new (g, s->view_source, options && options->include_graph_inputs);
+  if (order)
+    pv_liveness_widen_for_streams (live, g, order);
+  /* ORT's arena needs only the lifetimes: it starts beside the slot plan. */
+  if (s->ort)
+    {
+      ort_placements (s, g, ort_place, ort_need);
+      ort_work.order = order;
+      ort_work.live = live;
+      job_start (&ort_arena);
+    }
+  s->slots = pv_slot_plan_new_for_liveness (g, live, size_table_oracle, &sizes);
+  stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
+  if (s->slots->deferred)
+    s->unbound_symbols = pv_slot_plan_unbound_symbols (s->slots, g, s->shapes, bounds);
+  else
+    {
+      if (order == NULL)
+        order = pv_happens_before_new (g, NULL, NULL, NULL, 0);
+      check_slots (s, g, order);
+      plan_arena (s, g, options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT, order);
+      /* With streams, the bound is what the simulated run holds at once. */
+      if (streams)
+        {
+          s->load_bytes = 0;
+          for (int c = 0; c < s->schedule->n_curves; c++)
+            s->load_bytes = MAX (s->load_bytes, s->schedule->curves[c].peak_bytes);
+        }
+    }
+  if (s->ort)
+    {
+      take_ort_check (s, g, &ort_work);
+      job_finish (&ort_arena);
+    }
   g_free (sizes.kind);
   g_free (sizes.bytes);
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;

@@ -90,8 +90,17 @@ PvSlotPlan *
 pv_slot_plan_new_for_streams (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs,
                               const PvHappensBefore *hb, PvSizeOracle oracle, gpointer oracle_data)
 {
-  PvSlotPlan *plan = g_new0 (PvSlotPlan, 1);
   PvLiveness *live = pv_liveness_new (graph, view_source, include_graph_inputs);
+
+  if (hb)
+    pv_liveness_widen_for_streams (live, graph, hb);
+  return pv_slot_plan_new_for_liveness (graph, live, oracle, oracle_data);
+}
+
+PvSlotPlan *
+pv_slot_plan_new_for_liveness (const PvGraph *graph, PvLiveness *live, PvSizeOracle oracle, gpointer oracle_data)
+{
+  PvSlotPlan *plan = g_new0 (PvSlotPlan, 1);
   g_autoptr (GArray) unknown = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr (GArray) unsized = g_array_new (FALSE, FALSE, sizeof (int));
   g_autoptr (GArray) slots = g_array_new (FALSE, FALSE, sizeof (PvSlot));
@@ -100,8 +109,6 @@ pv_slot_plan_new_for_streams (const PvGraph *graph, const int *view_source, gboo
   gboolean *planned;
   int n = graph->n_values;
 
-  if (hb)
-    pv_liveness_widen_for_streams (live, graph, hb);
   plan->liveness = live;
   plan->slot_of = g_new (int, MAX (n, 1));
   plan->bytes = g_new0 (guint64, MAX (n, 1));

@@ -46,6 +46,11 @@ PvSlotPlan *pv_slot_plan_new (const PvGraph *graph, const int *view_source, gboo
  * pv_liveness_widen_for_streams() so that reuse is safe on every stream. */
 PvSlotPlan *pv_slot_plan_new_for_streams (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs,
                                           const PvHappensBefore *hb, PvSizeOracle oracle, gpointer oracle_data);
+/* The same on lifetimes already made (pv_liveness_new(), widened for
+ * streams when there are several), which the plan takes and never changes:
+ * others may read them while it plans. */
+PvSlotPlan *pv_slot_plan_new_for_liveness (const PvGraph *graph, PvLiveness *liveness, PvSizeOracle oracle,
+                                           gpointer oracle_data);
 void pv_slot_plan_free (PvSlotPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvSlotPlan, pv_slot_plan_free)
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pv-memory-policy.h"
 #include "pv-model-loader.h"
 #include "pv-session.h"
 #include "pv-timeline-model.h"
@@ -71,6 +72,8 @@ main (int argc, char **argv)
       g_printerr ("usage: bench-replan MODEL.onnx [RUNS]\n");
       return 2;
     }
+  /* As planviz does. */
+  pv_memory_policy_keep_freed ();
   model = pv_model_load_from_file (argv[1], &error);
   kernels = model ? pv_kernel_table_new_default (&error) : NULL;
   if (kernels == NULL)

@@ -443,7 +443,8 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
   p.n_values = plan->n_values;
   p.view = ctx->view;
   p.producer = ctx->view->producer;
-  p.shapes = pv_ort_shape_classes_new (graph, ctx->shapes, &p.n_classes);
+  p.shapes = ctx->classes;
+  p.n_classes = ctx->n_classes;
   number_locations (&p);
   n_lists = MAX (p.n_classes * p.n_locations, 1);
   p.buffer = g_new (int, MAX (p.n_values, 1));
@@ -484,7 +485,6 @@ pv_ort_plan_memory (PvOrtPlan *plan, const PvOrtPlanContext *ctx, GError **error
   g_clear_pointer (&p.free_prev, g_free);
   if (ok && !plan->single_stream)
     pv_ort_optimize_multi_stream (&p);
-  g_clear_pointer (&p.shapes, g_free);
   g_clear_pointer (&p.location, g_free);
   /* The passes' arrays are gone: the deallocation plan's scratch takes
    * their (already touched) memory. */

@@ -5,6 +5,7 @@
 
 #include "pv-ort-graph-view.h"
 #include "pv-ort-plan.h"
+#include "pv-ort-shape-classes.h"
 
 G_BEGIN_DECLS
 
@@ -16,6 +17,8 @@ typedef struct {
   const PvOrtGraphView *view;
   const PvNode *parent_node;                /* the node owning a subgraph, NULL for the main graph */
   const guint8 *def_site;                   /* per OrtValue index: ProcessDef() saw it (p_def_site != nullptr) */
+  const PvOrtShapeClass *classes;           /* pv_ort_shape_classes_new() of graph and shapes */
+  int n_classes;
 } PvOrtPlanContext;
 
 /* ComputeReusePlan: kind, reused buffer, reuse rule, use count and free

@@ -12,6 +12,7 @@
 #include "pv-ort-allocation-plan.h"
 #include "pv-ort-execution-plan.h"
 #include "pv-ort-graph-view.h"
+#include "pv-ort-shape-classes.h"
 
 G_DEFINE_QUARK (pv-ort-plan-error-quark, pv_ort_plan_error)
 
@@ -478,6 +479,44 @@ plan_inputs_and_weights (Planner *p)
 
 /* ---- entry points ---- */
 
+/* SameSize() classes depend on the shapes alone: on a large graph they are
+ * made on a thread of their own while the streams, kernels, locations and
+ * steps are worked out. */
+#define CLASSES_THREAD_MIN_VALUES 4096
+
+typedef struct {
+  const PvGraph *graph;
+  const PvShapeInfo *shapes;
+  PvOrtShapeClass *classes;
+  int n_classes;
+  GThread *thread;
+} ClassesJob;
+
+static gpointer
+make_classes (gpointer data)
+{
+  ClassesJob *job = data;
+
+  job->classes = pv_ort_shape_classes_new (job->graph, job->shapes, &job->n_classes);
+  return NULL;
+}
+
+static void
+classes_start (ClassesJob *job)
+{
+  if (job->graph->n_ort_values >= CLASSES_THREAD_MIN_VALUES)
+    job->thread = g_thread_try_new ("pv-ort-classes", make_classes, job, NULL);
+  if (job->thread == NULL)
+    make_classes (job);
+}
+
+static void
+classes_finish (ClassesJob *job)
+{
+  if (job->thread)
+    g_thread_join (g_steal_pointer (&job->thread));
+}
+
 static PvOrtPlan *
 run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device, PvStreamRegistry registry,
              GError **error)
@@ -488,7 +527,9 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
   g_autofree const PvKernelBehaviour **kernels = g_new (const PvKernelBehaviour *, MAX (graph->n_nodes, 1));
   PvOrtGraphView view;
   PvOrtPlanContext ctx;
+  ClassesJob classes = { graph, p->shapes, NULL, 0, NULL };
 
+  classes_start (&classes);
   pv_ort_graph_view_init (&view, graph);
   p->plan = plan;
   p->def_site = def_site;
@@ -523,12 +564,18 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
   ctx.view = &view;
   ctx.parent_node = p->parent_node;
   ctx.def_site = def_site;
+  classes_finish (&classes);
+  ctx.classes = classes.classes;
+  ctx.n_classes = classes.n_classes;
   if (!pv_ort_plan_memory (plan, &ctx, error))
     goto fail;
   pv_ort_graph_view_clear (&view);
+  g_free (classes.classes);
   return plan;
 
 fail:
+  classes_finish (&classes);
+  g_free (classes.classes);
   pv_ort_graph_view_clear (&view);
   pv_ort_plan_free (plan);
   return NULL;

@@ -14,7 +14,7 @@ typedef struct {
   const PvOrtPlanContext *ctx;
   const PvGraph *graph;
   int n_values;
-  PvOrtShapeClass *shapes;  /* per OrtValue index */
+  const PvOrtShapeClass *shapes;  /* per OrtValue index */
   int n_classes;
   /* Per OrtValue index, its location as a number among the plan's distinct
    * locations (n_locations of them). */

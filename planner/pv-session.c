@@ -377,6 +377,7 @@ typedef struct {
   const PvGraph *g;
   const PvSessionOptions *options;
   SizeTable *sizes;  /* JOB_VALUE_MAPS */
+  PvLiveness **live; /* JOB_VALUE_MAPS */
   OrtWork *ort;      /* JOB_ORT_ARENA */
   GThread *thread;
 } Job;
@@ -393,6 +394,9 @@ run_job (gpointer data)
         gint64 lap = g_get_monotonic_time ();
         pv_value_alias_maps (job->g, job->s->kernels, &job->s->view_source, &job->s->inplace_source);
         size_table_fill (job->sizes, job->s, job->g, job->options ? job->options->bounds : NULL);
+        /* The lifetimes in program order (streams widen them later). */
+        *job->live = pv_liveness_new (job->g, job->s->view_source,
+                                      job->options && job->options->include_graph_inputs);
         stage_done (job->s, PV_SESSION_STAGE_VALUE_MAPS, &lap);
       }
       break;
@@ -424,8 +428,8 @@ job_finish (Job *job)
  *
  * Two lines of work: ORT's plan and the schedule, then the slot plan, its
  * checks and arena on the caller's thread; beside them, first the value
- * maps and sizes, then ORT's arena; the check of ORT's plan goes to the
- * line free first. */
+ * maps, sizes and lifetimes, then ORT's arena; the check of ORT's plan goes
+ * to the line free first. */
 static PvSession *
 plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan *parent_plan, gint64 t0)
 {
@@ -439,18 +443,19 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   PvCheckSchedule ort_schedule = { 0 };
   SizeTable sizes = { NULL, NULL };
   OrtWork ort_work = { &ort_schedule, NULL, NULL, ort_place, ort_need, FALSE };
-  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, NULL, NULL };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, &ort_work, NULL };
+  PvLiveness *live = NULL;
+  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, NULL, NULL };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, &ort_work, NULL };
   /* The order the slot planner and the checks work in: ORT's streams when
    * there are several (one for all of them); on one stream, program order
    * for the slot and arena plans (ORT's plan is checked in its own). */
   g_autoptr (PvHappensBefore) order = NULL;
-  PvLiveness *live;
   gboolean streams;
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked.
-   * The kernel maps are made meanwhile: only the schedule needs them. */
+   * The kernel maps, sizes and lifetimes are made meanwhile: only the
+   * schedule and what follows need them. */
   job_start (&maps);
   plan_ort (s, g, options, parent_plan);
   job_finish (&maps);
@@ -469,7 +474,6 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   if (streams)
     order = pv_happens_before_new (g, ort_schedule.node_stream, ort_schedule.node_position, ort_schedule.sync_edges,
                                    ort_schedule.n_sync_edges);
-  live = pv_liveness_new (g, s->view_source, options && options->include_graph_inputs);
   if (order)
     pv_liveness_widen_for_streams (live, g, order);
   /* ORT's arena needs only the lifetimes: it starts beside the slot plan. */

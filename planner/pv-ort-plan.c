@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "pv-beside.h"
 #include "pv-ort-allocation-plan.h"
 #include "pv-ort-execution-plan.h"
 #include "pv-ort-graph-view.h"
@@ -489,7 +490,7 @@ typedef struct {
   const PvShapeInfo *shapes;
   PvOrtShapeClass *classes;
   int n_classes;
-  GThread *thread;
+  PvBeside work;
 } ClassesJob;
 
 static gpointer
@@ -501,21 +502,6 @@ make_classes (gpointer data)
   return NULL;
 }
 
-static void
-classes_start (ClassesJob *job)
-{
-  if (job->graph->n_ort_values >= CLASSES_THREAD_MIN_VALUES)
-    job->thread = g_thread_try_new ("pv-ort-classes", make_classes, job, NULL);
-  if (job->thread == NULL)
-    make_classes (job);
-}
-
-static void
-classes_finish (ClassesJob *job)
-{
-  if (job->thread)
-    g_thread_join (g_steal_pointer (&job->thread));
-}
 
 static PvOrtPlan *
 run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device, PvStreamRegistry registry,
@@ -527,9 +513,10 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
   g_autofree const PvKernelBehaviour **kernels = g_new (const PvKernelBehaviour *, MAX (graph->n_nodes, 1));
   PvOrtGraphView view;
   PvOrtPlanContext ctx;
-  ClassesJob classes = { graph, p->shapes, NULL, 0, NULL };
+  ClassesJob classes = { graph, p->shapes, NULL, 0, { NULL } };
 
-  classes_start (&classes);
+  pv_beside_start (&classes.work, graph->n_ort_values >= CLASSES_THREAD_MIN_VALUES, "pv-ort-classes", make_classes,
+                   &classes);
   pv_ort_graph_view_init (&view, graph);
   p->plan = plan;
   p->def_site = def_site;
@@ -564,7 +551,7 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
   ctx.view = &view;
   ctx.parent_node = p->parent_node;
   ctx.def_site = def_site;
-  classes_finish (&classes);
+  pv_beside_finish (&classes.work);
   ctx.classes = classes.classes;
   ctx.n_classes = classes.n_classes;
   if (!pv_ort_plan_memory (plan, &ctx, error))
@@ -574,7 +561,7 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
   return plan;
 
 fail:
-  classes_finish (&classes);
+  pv_beside_finish (&classes.work);
   g_free (classes.classes);
   pv_ort_graph_view_clear (&view);
   pv_ort_plan_free (plan);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "pv-beside.h"
 #include "pv-cost-model.h"
 #include "pv-happens-before.h"
 #include "pv-kernel-adapter.h"
@@ -379,7 +380,7 @@ typedef struct {
   SizeTable *sizes;  /* JOB_VALUE_MAPS */
   PvLiveness **live; /* JOB_VALUE_MAPS */
   OrtWork *ort;      /* JOB_ORT_ARENA */
-  GThread *thread;
+  PvBeside work;
 } Job;
 
 static gpointer
@@ -408,20 +409,16 @@ run_job (gpointer data)
   return NULL;
 }
 
-/* Starts @job on a thread of its own, or runs it now when none can be made. */
 static void
 job_start (Job *job)
 {
-  job->thread = g_thread_try_new ("pv-session", run_job, job, NULL);
-  if (job->thread == NULL)
-    run_job (job);
+  pv_beside_start (&job->work, TRUE, "pv-session", run_job, job);
 }
 
 static void
 job_finish (Job *job)
 {
-  if (job->thread)
-    g_thread_join (g_steal_pointer (&job->thread));
+  pv_beside_finish (&job->work);
 }
 
 /* Every plan of @s->graph; @s has its model, kernels and shapes.
@@ -444,8 +441,8 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   SizeTable sizes = { NULL, NULL };
   OrtWork ort_work = { &ort_schedule, NULL, NULL, ort_place, ort_need, FALSE };
   PvLiveness *live = NULL;
-  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, NULL, NULL };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, &ort_work, NULL };
+  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, NULL, { NULL } };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, &ort_work, { NULL } };
   /* The order the slot planner and the checks work in: ORT's streams when
    * there are several (one for all of them); on one stream, program order
    * for the slot and arena plans (ORT's plan is checked in its own). */

@@ -58,10 +58,30 @@ plan_clear (Plan *p)
   g_free (p->need);
 }
 
+/* Checks @p, and that the same check in an order built beforehand (as a
+ * session shares one among its checks) finds exactly the same. */
 static PvCheckResult *
 check (const PvModel *m, const Plan *p, const PvCheckSchedule *schedule, const int *inplace)
 {
-  return pv_plan_check (m->graph, schedule, p->place, NULL, inplace, p->need, 0);
+  PvCheckResult *r = pv_plan_check (m->graph, schedule, p->place, NULL, inplace, p->need, 0);
+  g_autoptr (PvHappensBefore) order =
+    pv_happens_before_new (m->graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
+                           schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
+  g_autoptr (PvCheckResult) again = pv_plan_check_in_order (m->graph, order, p->place, NULL, inplace, p->need, 0);
+
+  g_assert_cmpint (again->ok, ==, r->ok);
+  g_assert_cmpint (again->n_violations, ==, r->n_violations);
+  for (int i = 0; i < r->n_violations; i++)
+    {
+      const PvViolation *x = &r->violations[i], *y = &again->violations[i];
+      g_assert_cmpint (x->kind, ==, y->kind);
+      g_assert_cmpint (x->value_a, ==, y->value_a);
+      g_assert_cmpint (x->value_b, ==, y->value_b);
+      g_assert_cmpint (x->step_a, ==, y->step_a);
+      g_assert_cmpint (x->step_b, ==, y->step_b);
+      g_assert_cmpstr (x->message, ==, y->message);
+    }
+  return r;
 }
 
 static void

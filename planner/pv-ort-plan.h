@@ -256,6 +256,11 @@ PvOrtPlan *pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvShapeInfo 
 void pv_ort_plan_free (PvOrtPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlan, pv_ort_plan_free)
 
+/* The (producer node, waiting node) pairs the plan's steps synchronise: a
+ * trigger point releasing a barrier, a notification releasing a wait, in
+ * that order. Free with g_free(). */
+int (*pv_ort_plan_sync_edges (const PvOrtPlan *plan, int *n_edges_out))[2];
+
 /* ORT's text for one step, e.g. "LaunchKernel - NodeIndex: 3, Name: conv1". */
 char *pv_ort_step_to_string (const PvOrtPlan *plan, const PvOrtStep *step);
 

@@ -243,47 +243,6 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
 }
 
 static void
-collect_sync_edges (PvSchedule *s, const PvOrtPlan *plan)
-{
-  int n_edges = plan->n_trigger_points > 0 ? plan->downstream_start[plan->n_trigger_points] : 0;
-  g_autofree int *trigger_owner = g_new (int, MAX (plan->n_trigger_points, 1));
-  g_autofree int *notification_node = g_new (int, MAX (plan->n_notifications, 1));
-
-  for (int n = 0; n < plan->n_nodes; n++)
-    {
-      if (plan->node_trigger_point[n] >= 0)
-        trigger_owner[plan->node_trigger_point[n]] = n;
-      if (plan->node_notification[n] >= 0)
-        notification_node[plan->node_notification[n]] = n;
-    }
-  /* WaitOnEP steps only exist with notifications. */
-  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
-    for (int i = 0; i < plan->streams[st].n_steps; i++)
-      {
-        const PvOrtStep *step = &plan->streams[st].steps[i];
-        n_edges += step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications;
-      }
-  s->sync_edges = g_malloc_n (MAX (n_edges, 1), sizeof (int[2]));
-  for (int t = 0; t < plan->n_trigger_points; t++)
-    for (int k = plan->downstream_start[t]; k < plan->downstream_start[t + 1]; k++)
-      {
-        const PvOrtStepRef *ref = &plan->downstream[k];
-        s->sync_edges[s->n_sync_edges][0] = trigger_owner[t];
-        s->sync_edges[s->n_sync_edges++][1] = plan->streams[ref->stream].steps[ref->step].node;
-      }
-  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
-    for (int i = 0; i < plan->streams[st].n_steps; i++)
-      {
-        const PvOrtStep *step = &plan->streams[st].steps[i];
-        if (step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications)
-          {
-            s->sync_edges[s->n_sync_edges][0] = notification_node[step->id];
-            s->sync_edges[s->n_sync_edges++][1] = step->node;
-          }
-      }
-}
-
-static void
 live_intervals (PvSchedule *s, const PvGraph *g)
 {
   for (int v = 0; v < g->n_values; v++)
@@ -473,7 +432,7 @@ pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *v
     s->node_spans[n] = (PvSpan) { -1, -1 };
   s->value_spans = g_new (PvSpan, MAX (g->n_values, 1));
   simulate (s, plan, cost, cost_data);
-  collect_sync_edges (s, plan);
+  s->sync_edges = pv_ort_plan_sync_edges (plan, &s->n_sync_edges);
   live_intervals (s, g);
   live_curves (s, g, value_bytes, value_device);
   return s;

@@ -171,12 +171,10 @@ size_table_oracle (gpointer data, int value_id, guint64 *bytes_out)
 
 /* The simulated run of ORT's plan (needs the view map and the sizes). */
 static void
-schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds,
-              const SizeTable *sizes)
+schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, GHashTable *bounds)
 {
   gint64 lap = g_get_monotonic_time ();
-  /* Sizes of every value that has one (0 for the others). */
-  s->value_bytes = g_memdup2 (sizes->bytes, sizeof (guint64) * MAX (g->n_values, 1));
+
   {
     g_autofree int *value_device = g_new0 (int, MAX (g->n_values, 1));
     for (int i = 0; i < s->ort->n_values; i++)
@@ -437,6 +435,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   g_autofree PvPlacement *ort_place = g_new (PvPlacement, MAX (g->n_values, 1));
   g_autofree guint64 *ort_need = g_new0 (guint64, MAX (g->n_values, 1));
   g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
+  g_autofree int (*sync_edges)[2] = NULL;
   PvCheckSchedule ort_schedule = { 0 };
   SizeTable sizes = { NULL, NULL };
   OrtWork ort_work = { &ort_schedule, NULL, NULL, ort_place, ort_need, FALSE };
@@ -456,30 +455,40 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   job_start (&maps);
   plan_ort (s, g, options, parent_plan);
   job_finish (&maps);
+  /* Sizes of every value that has one (0 for the others). */
+  s->value_bytes = sizes.bytes;
+  lap = g_get_monotonic_time ();
   if (s->ort)
     {
-      schedule_ort (s, g, options, bounds, &sizes);
-      /* Where each node runs: its stream and its place in it. */
+      int n_sync_edges;
+      /* Where each node runs: its stream and its place in it, and how the
+       * streams synchronise. */
       for (int st = 0; st < s->ort->n_streams; st++)
         for (int k = 0; k < s->ort->streams[st].n_nodes; k++)
           node_position[s->ort->streams[st].nodes[k]] = k;
-      ort_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position,
-                                         (const int (*)[2]) s->schedule->sync_edges, s->schedule->n_sync_edges };
+      sync_edges = pv_ort_plan_sync_edges (s->ort, &n_sync_edges);
+      ort_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position, (const int (*)[2]) sync_edges,
+                                         n_sync_edges };
     }
-  lap = g_get_monotonic_time ();
   streams = s->ort && s->ort->n_streams > 1;
   if (streams)
-    order = pv_happens_before_new (g, ort_schedule.node_stream, ort_schedule.node_position, ort_schedule.sync_edges,
-                                   ort_schedule.n_sync_edges);
-  if (order)
-    pv_liveness_widen_for_streams (live, g, order);
-  /* ORT's arena needs only the lifetimes: it starts beside the slot plan. */
+    {
+      order = pv_happens_before_new (g, ort_schedule.node_stream, ort_schedule.node_position, ort_schedule.sync_edges,
+                                     ort_schedule.n_sync_edges);
+      pv_liveness_widen_for_streams (live, g, order);
+    }
+  /* ORT's arena needs only the lifetimes: it starts beside the simulated
+   * run and the slot plan. */
   if (s->ort)
     {
       ort_placements (s, g, ort_place, ort_need);
       ort_work.order = order;
       ort_work.live = live;
       job_start (&ort_arena);
+      /* The slot stage counts the happens-before above, not the run. */
+      stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
+      schedule_ort (s, g, options, bounds);
+      lap = g_get_monotonic_time ();
     }
   s->slots = pv_slot_plan_new_for_liveness (g, live, size_table_oracle, &sizes);
   stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
@@ -505,7 +514,6 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       job_finish (&ort_arena);
     }
   g_free (sizes.kind);
-  g_free (sizes.bytes);
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;
   return g_steal_pointer (&s);
 }

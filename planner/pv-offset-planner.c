@@ -35,20 +35,36 @@ typedef struct {
   const Placed *next, *end;
 } Head;
 
+/* What every try reads: the buffers and the orderings' common ground. */
 typedef struct {
   const PvBufferLife *buffers;
   guint64 *sizes;         /* aligned */
   int n;
+  guint64 alignment;
   int min_step;
   int block_shift;        /* a block is 1 << block_shift steps */
+  int n_blocks;
+  int *touching_len;      /* per block: how many buffers touch it */
+  int *starting_len;      /* per block: how many buffers start in it */
+  gsize room_len;         /* their sum */
+  int *by_first;          /* buffer indices by first step, then index */
+  int *by_size;           /* by size (largest first), then first step, then index */
+} Layout;
+
+/* One worker's packing state. */
+typedef struct {
+  const Layout *layout;
+  const PvBufferLife *buffers;
+  const guint64 *sizes;
+  int n;
+  int min_step;
+  int block_shift;
   int n_blocks;
   Block *touching;        /* per block: placed buffers live at one of its steps */
   Block *starting;        /* per block: placed buffers whose first step is in it */
   Placed *room;           /* the blocks' items */
   Head *heads;            /* n_blocks: a min-heap on next->start */
   guint64 *offsets;
-  int *by_first;          /* buffer indices by first step, then index */
-  int *by_size;           /* by size (largest first), then first step, then index */
   guint64 *keys;          /* per buffer: a sort key (pv_sort_by_key) */
   int *scratch;           /* n */
 } Packer;
@@ -203,18 +219,79 @@ place (Packer *p, int i)
   block_insert (&p->starting[first_block], &item);
 }
 
-/* Places every buffer in @order and returns the peak; or stops once the
- * peak reaches @bound (a plan to beat: placing more cannot lower it) and
- * returns that partial peak, leaving the other offsets unset. */
-static guint64
-pack (Packer *p, const int *order, guint64 bound)
+/* The tries: the orderings, greedy by breadth, then jittered restarts, in
+ * this order. Plans rank by (peak, try): the winner is the first try to
+ * reach the lowest peak, whichever worker ran it, as if they ran in turn. */
+#define MAX_RESTARTS 48
+
+typedef enum {
+  KEY_SIZE,      /* largest first */
+  KEY_DURATION,  /* longest first */
+  KEY_AREA,      /* largest size x steps first */
+  KEY_START,     /* earliest first */
+} OrderKey;
+
+static const struct {
+  const char *name;
+  OrderKey key;
+} orderings[] = {
+  { "largest first", KEY_SIZE },
+  { "longest first", KEY_DURATION },
+  { "largest area first", KEY_AREA },
+  { "earliest first", KEY_START },
+};
+#define TRY_BREADTH G_N_ELEMENTS (orderings)
+#define TRY_FIRST_RESTART (TRY_BREADTH + 1)
+
+/* What the workers share: the next try to take, and the best plan so far. */
+typedef struct {
+  const Layout *layout;
+  int n_tries;
+  guint64 load_bytes;     /* no plan is lower */
+  gint next_try;          /* atomic */
+  GMutex lock;            /* over the best plan */
+  guint64 best_peak;      /* G_MAXUINT64 while there is none */
+  int best_try;
+  guint64 *best_offsets;
+  /* The restarts' sizes, jittered ±25% by a fixed-seed generator, n keys
+   * per restart: made in turn when first asked for (under the lock), so
+   * every run draws the same sequence whichever worker takes which. */
+  GRand *rand;
+  guint64 *jitter_keys;
+  int n_jittered;         /* restarts whose keys are made */
+} Tries;
+
+/* Would a plan of @peak from @try rank before the best so far? */
+static gboolean
+ranks_first (Tries *tries, guint64 peak, int try)
 {
-  guint64 peak = 0;
+  gboolean first;
+
+  g_mutex_lock (&tries->lock);
+  first = peak < tries->best_peak || (peak == tries->best_peak && try < tries->best_try);
+  g_mutex_unlock (&tries->lock);
+  return first;
+}
+
+/* Places every buffer in @order for try @try and returns the peak; or stops
+ * once the try cannot rank first (placing more cannot lower its peak),
+ * returning G_MAXUINT64 and leaving offsets unset. That is asked when the
+ * peak grows, and every so often for what other workers found. */
+static guint64
+pack (Packer *p, const int *order, Tries *tries, int try)
+{
+  guint64 peak = 0, asked = G_MAXUINT64;
 
   for (int b = 0; b < p->n_blocks; b++)
     p->touching[b].len = p->starting[b].len = 0;
-  for (int k = 0; k < p->n && peak < bound; k++)
+  for (int k = 0; k < p->n; k++)
     {
+      if (peak != asked || k % 64 == 0)
+        {
+          if (!ranks_first (tries, peak, try))
+            return G_MAXUINT64;
+          asked = peak;
+        }
       place (p, order[k]);
       peak = MAX (peak, p->offsets[order[k]] + p->sizes[order[k]]);
     }
@@ -225,19 +302,13 @@ pack (Packer *p, const int *order, guint64 bound)
  * the index (for determinism). They are built with stable sorts on one key
  * at a time (pv_sort_by_key), least significant first, from the order by
  * first step and index. */
-typedef enum {
-  KEY_SIZE,      /* largest first */
-  KEY_DURATION,  /* longest first */
-  KEY_AREA,      /* largest size x steps first */
-  KEY_START,     /* earliest first */
-} OrderKey;
 
 /* @order: every buffer by @key, then size (largest first), then first step,
  * then index. */
 static void
 order_by (Packer *p, OrderKey key, int *order)
 {
-  memcpy (order, p->by_size, sizeof (int) * p->n);
+  memcpy (order, p->layout->by_size, sizeof (int) * p->n);
   if (key == KEY_SIZE)
     return;
   for (int i = 0; i < p->n; i++)
@@ -272,7 +343,7 @@ breadth_order (Packer *p, int *order)
 {
   int n_steps = 1;
   g_autofree gint64 *breadth = NULL;
-  g_autofree int *steps = NULL, *rank = NULL, *scratch = NULL;
+  g_autofree int *steps = NULL, *visit_rank = NULL, *scratch = NULL;
   g_autofree guint64 *keys = NULL;
 
   for (int i = 0; i < p->n; i++)
@@ -296,155 +367,261 @@ breadth_order (Packer *p, int *order)
       keys[s] = ~pv_sort_key_int (breadth[s]);
     }
   pv_sort_by_key (steps, n_steps, keys, scratch);
-  rank = g_new (int, n_steps);
+  visit_rank = g_new (int, n_steps);
   for (int k = 0; k < n_steps; k++)
-    rank[steps[k]] = k;
+    visit_rank[steps[k]] = k;
   for (int i = 0; i < p->n; i++)
     {
-      int first = rank[p->buffers[i].first - p->min_step];
+      int first = visit_rank[p->buffers[i].first - p->min_step];
       for (int s = p->buffers[i].first + 1; s <= p->buffers[i].last; s++)
-        first = MIN (first, rank[s - p->min_step]);
+        first = MIN (first, visit_rank[s - p->min_step]);
       keys[i] = (guint64) first;
     }
-  memcpy (order, p->by_size, sizeof (int) * p->n);
+  memcpy (order, p->layout->by_size, sizeof (int) * p->n);
   pv_sort_by_key (order, p->n, keys, p->scratch);
 }
 
-/* Packs @order and keeps the result in @plan when it beats its peak. */
-static void
-try_order (Packer *p, const int *order, const char *name, PvOffsetPlan *plan)
+/* The jittered sizes of restart @r, as sort keys (largest first). */
+static const guint64 *
+jitter_keys (Tries *tries, int r)
 {
-  guint64 peak = pack (p, order, plan->peak_bytes);
+  const Layout *l = tries->layout;
+  const guint64 *keys;
 
-  if (peak < plan->peak_bytes)
+  g_mutex_lock (&tries->lock);
+  for (; tries->n_jittered <= r; tries->n_jittered++)
     {
-      plan->peak_bytes = peak;
-      plan->ordering = name;
-      memcpy (plan->offsets, p->offsets, sizeof (guint64) * p->n);
+      guint64 *k = tries->jitter_keys + (gsize) tries->n_jittered * l->n;
+      for (int i = 0; i < l->n; i++)
+        k[i] = ~(guint64) (l->sizes[i] * g_rand_double_range (tries->rand, 0.75, 1.25));
     }
+  keys = tries->jitter_keys + (gsize) r * l->n;
+  g_mutex_unlock (&tries->lock);
+  return keys;
+}
+
+/* The order of try @try into @order. */
+static void
+try_order (Packer *p, Tries *tries, int try, int *order)
+{
+  const Layout *l = p->layout;
+
+  if (try < (int) TRY_BREADTH)
+    order_by (p, orderings[try].key, order);
+  else if (try == TRY_BREADTH)
+    breadth_order (p, order);
+  else
+    {
+      /* Jittered sizes (largest first, then first step and index); the
+       * buffers are placed with their real sizes. */
+      memcpy (order, l->by_first, sizeof (int) * p->n);
+      pv_sort_by_key (order, p->n, jitter_keys (tries, try - TRY_FIRST_RESTART), p->scratch);
+    }
+}
+
+static void
+packer_init (Packer *p, const Layout *l)
+{
+  gsize room = 0;
+
+  *p = (Packer) { .layout = l, .buffers = l->buffers, .sizes = l->sizes, .n = l->n, .min_step = l->min_step,
+                  .block_shift = l->block_shift, .n_blocks = l->n_blocks };
+  /* Each block's lists get room for all the buffers that touch or start in
+   * it, in one allocation. */
+  p->touching = g_new0 (Block, l->n_blocks);
+  p->starting = g_new0 (Block, l->n_blocks);
+  p->room = g_new (Placed, MAX (l->room_len, 1));
+  for (int b = 0; b < l->n_blocks; b++)
+    {
+      p->touching[b].items = p->room + room;
+      room += l->touching_len[b];
+      p->starting[b].items = p->room + room;
+      room += l->starting_len[b];
+    }
+  p->heads = g_new (Head, l->n_blocks);
+  p->offsets = g_new0 (guint64, MAX (l->n, 1));
+  p->keys = g_new (guint64, MAX (l->n, 1));
+  p->scratch = g_new (int, MAX (l->n, 1));
+}
+
+static void
+packer_clear (Packer *p)
+{
+  g_free (p->touching);
+  g_free (p->starting);
+  g_free (p->room);
+  g_free (p->heads);
+  g_free (p->offsets);
+  g_free (p->keys);
+  g_free (p->scratch);
+}
+
+/* A worker: takes the tries in turn until none is left, keeping each plan
+ * that ranks best. A try is skipped once an earlier one reached LOAD. */
+static gpointer
+run_tries (gpointer data)
+{
+  Tries *tries = data;
+  Packer p = { NULL };
+  g_autofree int *order = NULL;
+
+  for (int try; (try = g_atomic_int_add (&tries->next_try, 1)) < tries->n_tries;)
+    {
+      guint64 peak;
+      gboolean done;
+
+      g_mutex_lock (&tries->lock);
+      done = tries->best_peak == tries->load_bytes && tries->best_try < try;
+      g_mutex_unlock (&tries->lock);
+      if (done)
+        continue;
+      /* A worker that finds every try taken costs nothing. */
+      if (order == NULL)
+        {
+          packer_init (&p, tries->layout);
+          order = g_new (int, MAX (tries->layout->n, 1));
+        }
+      try_order (&p, tries, try, order);
+      peak = pack (&p, order, tries, try);
+      if (peak == G_MAXUINT64)
+        continue;
+      g_mutex_lock (&tries->lock);
+      if (peak < tries->best_peak || (peak == tries->best_peak && try < tries->best_try))
+        {
+          memcpy (tries->best_offsets, p.offsets, sizeof (guint64) * p.n);
+          tries->best_peak = peak;
+          tries->best_try = try;
+        }
+      g_mutex_unlock (&tries->lock);
+    }
+  if (order)
+    packer_clear (&p);
+  return NULL;
+}
+
+static void
+layout_init (Layout *l, const PvBufferLife *buffers, int n, guint64 alignment)
+{
+  int max_step = 0;
+  gint64 total_steps = 0;  /* summed lifetimes */
+  g_autofree guint64 *keys = g_new (guint64, MAX (n, 1));
+  g_autofree int *scratch = g_new (int, MAX (n, 1));
+
+  *l = (Layout) { .buffers = buffers, .n = n, .alignment = alignment };
+  l->sizes = g_new (guint64, MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    {
+      l->sizes[i] = align_up (buffers[i].size, alignment);
+      l->min_step = MIN (l->min_step, buffers[i].first);
+      max_step = MAX (max_step, buffers[i].last);
+      total_steps += buffers[i].last - buffers[i].first + 1;
+    }
+  l->block_shift = MIN_BLOCK_SHIFT;
+  while (l->block_shift < MAX_BLOCK_SHIFT && ((gint64) 1 << l->block_shift) * MAX (n, 1) < total_steps)
+    l->block_shift++;
+  l->n_blocks = ((max_step - l->min_step) >> l->block_shift) + 1;
+  l->touching_len = g_new0 (int, l->n_blocks);
+  l->starting_len = g_new0 (int, l->n_blocks);
+  for (int i = 0; i < n; i++)
+    {
+      int first_block = (buffers[i].first - l->min_step) >> l->block_shift;
+      int last_block = (buffers[i].last - l->min_step) >> l->block_shift;
+      for (int b = first_block; b <= last_block; b++)
+        l->touching_len[b]++;
+      l->starting_len[first_block]++;
+      l->room_len += last_block - first_block + 2;
+    }
+  l->by_first = g_new (int, MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    {
+      l->by_first[i] = i;
+      keys[i] = pv_sort_key_int (buffers[i].first);
+    }
+  pv_sort_by_key (l->by_first, n, keys, scratch);
+  l->by_size = g_memdup2 (l->by_first, sizeof (int) * MAX (n, 1));
+  for (int i = 0; i < n; i++)
+    keys[i] = ~l->sizes[i];
+  pv_sort_by_key (l->by_size, n, keys, scratch);
+}
+
+static void
+layout_clear (Layout *l)
+{
+  g_free (l->sizes);
+  g_free (l->touching_len);
+  g_free (l->starting_len);
+  g_free (l->by_first);
+  g_free (l->by_size);
+}
+
+struct _PvOffsetPacking {
+  Layout layout;
+  Tries tries;
+  PvOffsetPlan *plan;
+};
+
+PvOffsetPacking *
+pv_offset_packing_new (const PvBufferLife *buffers, int n, guint64 alignment)
+{
+  PvOffsetPacking *packing;
+  /* Restarts while they are cheap: they escape the fragmentation one fixed
+   * order can cause. */
+  int n_restarts = n <= 2000 ? MAX_RESTARTS : n <= 20000 ? 4 : 0;
+
+  g_return_val_if_fail (alignment > 0 && (alignment & (alignment - 1)) == 0, NULL);
+  packing = g_new0 (PvOffsetPacking, 1);
+  packing->plan = g_new0 (PvOffsetPlan, 1);
+  packing->plan->offsets = g_new0 (guint64, MAX (n, 1));
+  packing->plan->load_bytes = pv_buffers_load (buffers, n, alignment);
+  layout_init (&packing->layout, buffers, n, alignment);
+  packing->tries = (Tries) {
+    .layout = &packing->layout,
+    /* Without buffers, the first ordering is the plan. */
+    .n_tries = n > 0 ? TRY_FIRST_RESTART + n_restarts : 1,
+    .load_bytes = packing->plan->load_bytes,
+    .best_peak = G_MAXUINT64,
+    .best_try = G_MAXINT,
+    .best_offsets = packing->plan->offsets,
+    .rand = g_rand_new_with_seed (1),
+    .jitter_keys = g_new (guint64, MAX ((gsize) n * n_restarts, 1)),
+  };
+  g_mutex_init (&packing->tries.lock);
+  return packing;
+}
+
+void
+pv_offset_packing_work (PvOffsetPacking *packing)
+{
+  run_tries (&packing->tries);
+}
+
+PvOffsetPlan *
+pv_offset_packing_finish (PvOffsetPacking *packing)
+{
+  PvOffsetPlan *plan = packing->plan;
+  const Tries *tries = &packing->tries;
+
+  g_return_val_if_fail (tries->best_try < tries->n_tries, NULL);  /* some worker ran the tries */
+  plan->peak_bytes = tries->best_peak;
+  plan->ordering = tries->best_try < (int) TRY_BREADTH ? orderings[tries->best_try].name
+                   : tries->best_try == TRY_BREADTH    ? "greedy by breadth"
+                                                       : "largest first, jittered restart";
+  g_mutex_clear (&packing->tries.lock);
+  g_rand_free (packing->tries.rand);
+  g_free (packing->tries.jitter_keys);
+  layout_clear (&packing->layout);
+  g_free (packing);
+  return plan;
 }
 
 PvOffsetPlan *
 pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
 {
-  static const struct {
-    const char *name;
-    OrderKey key;
-  } orderings[] = {
-    { "largest first", KEY_SIZE },
-    { "longest first", KEY_DURATION },
-    { "largest area first", KEY_AREA },
-    { "earliest first", KEY_START },
-  };
-  PvOffsetPlan *plan;
-  Packer p = { .buffers = buffers, .n = n };
-  g_autofree int *order = NULL;
-  int max_step = 0;
-  gint64 total_steps = 0;  /* summed lifetimes */
+  PvOffsetPacking *packing = pv_offset_packing_new (buffers, n, alignment);
 
-  g_return_val_if_fail (alignment > 0 && (alignment & (alignment - 1)) == 0, NULL);
-  plan = g_new0 (PvOffsetPlan, 1);
-  plan->offsets = g_new0 (guint64, MAX (n, 1));
-  order = g_new (int, MAX (n, 1));
-  p.sizes = g_new (guint64, MAX (n, 1));
-  for (int i = 0; i < n; i++)
-    {
-      p.sizes[i] = align_up (buffers[i].size, alignment);
-      p.min_step = MIN (p.min_step, buffers[i].first);
-      max_step = MAX (max_step, buffers[i].last);
-      total_steps += buffers[i].last - buffers[i].first + 1;
-    }
-  p.block_shift = MIN_BLOCK_SHIFT;
-  while (p.block_shift < MAX_BLOCK_SHIFT && ((gint64) 1 << p.block_shift) * MAX (n, 1) < total_steps)
-    p.block_shift++;
-  p.n_blocks = ((max_step - p.min_step) >> p.block_shift) + 1;
-  /* Each block's lists get room for all the buffers that touch or start in
-   * it, in one allocation. */
-  p.touching = g_new0 (Block, p.n_blocks);
-  p.starting = g_new0 (Block, p.n_blocks);
-  {
-    gsize room = 0;
-    for (int i = 0; i < n; i++)
-      {
-        int first_block = (buffers[i].first - p.min_step) >> p.block_shift;
-        int last_block = (buffers[i].last - p.min_step) >> p.block_shift;
-        for (int b = first_block; b <= last_block; b++)
-          p.touching[b].len++;
-        p.starting[first_block].len++;
-      }
-    for (int b = 0; b < p.n_blocks; b++)
-      room += p.touching[b].len + p.starting[b].len;
-    p.room = g_new (Placed, MAX (room, 1));
-    room = 0;
-    for (int b = 0; b < p.n_blocks; b++)
-      {
-        p.touching[b].items = p.room + room;
-        room += p.touching[b].len;
-        p.starting[b].items = p.room + room;
-        room += p.starting[b].len;
-      }
-  }
-  p.heads = g_new (Head, p.n_blocks);
-  p.offsets = g_new0 (guint64, MAX (n, 1));
-  p.keys = g_new (guint64, MAX (n, 1));
-  p.scratch = g_new (int, MAX (n, 1));
-  p.by_first = g_new (int, MAX (n, 1));
-  for (int i = 0; i < n; i++)
-    {
-      p.by_first[i] = i;
-      p.keys[i] = pv_sort_key_int (buffers[i].first);
-    }
-  pv_sort_by_key (p.by_first, n, p.keys, p.scratch);
-  p.by_size = g_memdup2 (p.by_first, sizeof (int) * MAX (n, 1));
-  for (int i = 0; i < n; i++)
-    p.keys[i] = ~p.sizes[i];
-  pv_sort_by_key (p.by_size, n, p.keys, p.scratch);
-
-  plan->peak_bytes = G_MAXUINT64;
-  plan->load_bytes = pv_buffers_load (buffers, n, alignment);
-  /* Every ordering stops once a plan reaches LOAD: none can do better. */
-  for (gsize o = 0; o < G_N_ELEMENTS (orderings) && plan->peak_bytes > plan->load_bytes; o++)
-    {
-      order_by (&p, orderings[o].key, order);
-      try_order (&p, order, orderings[o].name, plan);
-    }
-  /* Greedy by breadth; then, while it is cheap, largest-first orderings
-   * with sizes jittered by a fixed-seed generator: deterministic restarts
-   * that escape the fragmentation one fixed order can cause. */
-  {
-    int restarts = n <= 2000 ? 48 : n <= 20000 ? 4 : 0;
-    g_autoptr (GRand) rand = g_rand_new_with_seed (1);
-
-    if (n > 0 && plan->peak_bytes > plan->load_bytes)
-      {
-        breadth_order (&p, order);
-        try_order (&p, order, "greedy by breadth", plan);
-      }
-    for (int r = 0; r < restarts && plan->peak_bytes > plan->load_bytes; r++)
-      {
-        /* Order by jittered sizes (±25%; largest first, then first step
-         * and index), place with the real ones. */
-        for (int i = 0; i < n; i++)
-          p.keys[i] = ~(guint64) (p.sizes[i] * g_rand_double_range (rand, 0.75, 1.25));
-        memcpy (order, p.by_first, sizeof (int) * n);
-        pv_sort_by_key (order, n, p.keys, p.scratch);
-        try_order (&p, order, "largest first, jittered restart", plan);
-      }
-  }
-  if (n == 0)
-    plan->peak_bytes = 0;
-
-  g_free (p.room);
-  g_free (p.touching);
-  g_free (p.starting);
-  g_free (p.heads);
-  g_free (p.offsets);
-  g_free (p.sizes);
-  g_free (p.keys);
-  g_free (p.scratch);
-  g_free (p.by_first);
-  g_free (p.by_size);
-  return plan;
+  g_return_val_if_fail (packing != NULL, NULL);
+  pv_offset_packing_work (packing);
+  return pv_offset_packing_finish (packing);
 }
 
 void

@@ -28,6 +28,16 @@ typedef struct {
 
 /* @alignment: power of two (64 by default in planviz). */
 PvOffsetPlan *pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment);
+/* The same plan made by several threads: pv_offset_packing_new() sets the
+ * orderings up; each thread that calls pv_offset_packing_work() packs the
+ * ones no other has taken, until none is left; once every call has
+ * returned (at least one), pv_offset_packing_finish() frees @packing and
+ * returns the plan pv_offset_plan_new() makes, whoever packed what.
+ * @buffers must outlive @packing. */
+typedef struct _PvOffsetPacking PvOffsetPacking;
+PvOffsetPacking *pv_offset_packing_new (const PvBufferLife *buffers, int n, guint64 alignment);
+void pv_offset_packing_work (PvOffsetPacking *packing);
+PvOffsetPlan *pv_offset_packing_finish (PvOffsetPacking *packing);
 void pv_offset_plan_free (PvOffsetPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOffsetPlan, pv_offset_plan_free)
 

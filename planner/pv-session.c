@@ -252,15 +252,13 @@ check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule
   stage_done (s, PV_SESSION_STAGE_ORT_CHECK, &lap);
 }
 
-/* What ORT's buffers (@place, from ort_placements()) would cost in one
- * arena: each root buffer lives from the first definition to the last read
- * among the values it holds (in the slot planner's lifetimes, @live). */
+/* ORT's buffers (@place, from ort_placements()) as lifetimes to pack in
+ * one arena, into @buffers: each root buffer lives from the first
+ * definition to the last read among the values it holds (in the slot
+ * planner's lifetimes, @live). Sets the session's ort_arena_values. */
 static void
-pack_ort_arena (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvPlacement *place,
-                const PvLiveness *live)
+ort_arena_buffers (PvSession *s, const PvGraph *g, const PvPlacement *place, const PvLiveness *live, GArray *buffers)
 {
-  gint64 lap = g_get_monotonic_time ();
-  GArray *buffers = g_array_new (FALSE, FALSE, sizeof (PvBufferLife));
   GArray *roots = g_array_new (FALSE, FALSE, sizeof (int));
   g_autofree int *first = g_new (int, MAX (s->ort->n_values, 1));
   g_autofree int *last = g_new (int, MAX (s->ort->n_values, 1));
@@ -286,12 +284,8 @@ pack_ort_arena (PvSession *s, const PvGraph *g, const PvSessionOptions *options,
         g_array_append_val (buffers, b);
         g_array_append_val (roots, value);
       }
-  s->ort_arena = pv_offset_plan_new ((PvBufferLife *) buffers->data, (int) buffers->len,
-                                     options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT);
   s->n_ort_arena_values = (int) roots->len;
   s->ort_arena_values = (int *) g_array_free (roots, FALSE);
-  g_array_unref (buffers);
-  stage_done (s, PV_SESSION_STAGE_ORT_ARENA, &lap);
 }
 
 
@@ -349,13 +343,13 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvHappensBe
 }
 
 /* ORT's arena and check: what they read, and which line takes the check
- * (whichever is free first). */
+ * (whichever is free first). Both lines pack the arena's orderings. */
 typedef struct {
   const PvCheckSchedule *schedule;
   const PvHappensBefore *order;  /* NULL: the check makes it from schedule */
-  const PvLiveness *live;
   const PvPlacement *place;
   const guint64 *need;
+  PvOffsetPacking *packing;
   gint check_taken;              /* atomic */
 } OrtWork;
 
@@ -400,8 +394,12 @@ run_job (gpointer data)
       }
       break;
     case JOB_ORT_ARENA:
-      pack_ort_arena (job->s, job->g, job->options, job->ort->place, job->ort->live);
-      take_ort_check (job->s, job->g, job->ort);
+      {
+        gint64 lap = g_get_monotonic_time ();
+        pv_offset_packing_work (job->ort->packing);
+        stage_done (job->s, PV_SESSION_STAGE_ORT_ARENA, &lap);
+        take_ort_check (job->s, job->g, job->ort);
+      }
       break;
     }
   return NULL;
@@ -421,10 +419,11 @@ job_finish (Job *job)
 
 /* Every plan of @s->graph; @s has its model, kernels and shapes.
  *
- * Two lines of work: ORT's plan and the schedule, then the slot plan, its
+ * Two lines of work: ORT's plan, the simulated run, then the slot plan, its
  * checks and arena on the caller's thread; beside them, first the value
- * maps, sizes and lifetimes, then ORT's arena; the check of ORT's plan goes
- * to the line free first. */
+ * maps, sizes and lifetimes, then ORT's arena. The check of ORT's plan goes
+ * to the line free first, and the caller's line, once done, packs the
+ * orderings of ORT's arena still left. */
 static PvSession *
 plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan *parent_plan, gint64 t0)
 {
@@ -438,7 +437,8 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   g_autofree int (*sync_edges)[2] = NULL;
   PvCheckSchedule ort_schedule = { 0 };
   SizeTable sizes = { NULL, NULL };
-  OrtWork ort_work = { &ort_schedule, NULL, NULL, ort_place, ort_need, FALSE };
+  OrtWork ort_work = { &ort_schedule, NULL, ort_place, ort_need, NULL, FALSE };
+  g_autoptr (GArray) ort_buffers = g_array_new (FALSE, FALSE, sizeof (PvBufferLife));
   PvLiveness *live = NULL;
   Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, NULL, { NULL } };
   Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, &ort_work, { NULL } };
@@ -482,8 +482,11 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   if (s->ort)
     {
       ort_placements (s, g, ort_place, ort_need);
+      ort_arena_buffers (s, g, ort_place, live, ort_buffers);
       ort_work.order = order;
-      ort_work.live = live;
+      ort_work.packing = pv_offset_packing_new ((const PvBufferLife *) ort_buffers->data, (int) ort_buffers->len,
+                                                options && options->alignment ? options->alignment
+                                                                              : PV_DEFAULT_ALIGNMENT);
       job_start (&ort_arena);
       /* The slot stage counts the happens-before above, not the run. */
       stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
@@ -508,10 +511,13 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
             s->load_bytes = MAX (s->load_bytes, s->schedule->curves[c].peak_bytes);
         }
     }
+  /* Then this line helps with what is left of ORT's arena. */
   if (s->ort)
     {
       take_ort_check (s, g, &ort_work);
+      pv_offset_packing_work (ort_work.packing);
       job_finish (&ort_arena);
+      s->ort_arena = pv_offset_packing_finish (ort_work.packing);
     }
   g_free (sizes.kind);
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;

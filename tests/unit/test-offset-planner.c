@@ -315,6 +315,29 @@ ref_plan (const PvBufferLife *b, int n, guint64 alignment)
   return plan;
 }
 
+static gpointer
+packing_work (gpointer packing)
+{
+  pv_offset_packing_work (packing);
+  return NULL;
+}
+
+/* The plan packed by @n_threads threads at once (the caller and others). */
+static PvOffsetPlan *
+packed_by_threads (const PvBufferLife *b, int n, guint64 alignment, int n_threads)
+{
+  PvOffsetPacking *packing = pv_offset_packing_new (b, n, alignment);
+  GThread *threads[4];
+
+  g_assert (n_threads >= 1 && n_threads <= (int) G_N_ELEMENTS (threads) + 1);
+  for (int t = 0; t < n_threads - 1; t++)
+    threads[t] = g_thread_new ("packing", packing_work, packing);
+  pv_offset_packing_work (packing);
+  for (int t = 0; t < n_threads - 1; t++)
+    g_thread_join (threads[t]);
+  return pv_offset_packing_finish (packing);
+}
+
 /* Random buffer sets of every shape the packing indexes differently: short
  * and long lifetimes over many time blocks, a few sizes (ties, exact fits)
  * or many, empty buffers, buffers live before the first step. */
@@ -333,6 +356,7 @@ test_matches_reference (void)
       g_autofree PvBufferLife *b = g_new (PvBufferLife, MAX (n, 1));
       g_autoptr (PvOffsetPlan) plan = NULL;
       g_autoptr (PvOffsetPlan) ref = NULL;
+      g_autoptr (PvOffsetPlan) shared = NULL;
 
       for (int i = 0; i < n; i++)
         {
@@ -348,6 +372,12 @@ test_matches_reference (void)
       g_assert_cmpstr (plan->ordering, ==, ref->ordering);
       for (int i = 0; i < n; i++)
         g_assert_cmpuint (plan->offsets[i], ==, ref->offsets[i]);
+      /* Orderings shared among threads, whichever packs which: the same plan. */
+      shared = packed_by_threads (b, n, alignment, 1 + round % 4);
+      g_assert_cmpuint (shared->peak_bytes, ==, ref->peak_bytes);
+      g_assert_cmpstr (shared->ordering, ==, ref->ordering);
+      for (int i = 0; i < n; i++)
+        g_assert_cmpuint (shared->offsets[i], ==, ref->offsets[i]);
     }
 }
 

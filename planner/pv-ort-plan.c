@@ -9,7 +9,6 @@
 
 #include <string.h>
 
-#include "pv-beside.h"
 #include "pv-ort-allocation-plan.h"
 #include "pv-ort-execution-plan.h"
 #include "pv-ort-graph-view.h"
@@ -480,48 +479,62 @@ plan_inputs_and_weights (Planner *p)
 
 /* ---- entry points ---- */
 
-/* SameSize() classes depend on the shapes alone: on a large graph they are
- * made on a thread of their own while the streams, kernels, locations and
- * steps are worked out. */
-#define CLASSES_THREAD_MIN_VALUES 4096
-
-typedef struct {
+struct _PvOrtPlanBasis {
   const PvGraph *graph;
   const PvShapeInfo *shapes;
-  PvOrtShapeClass *classes;
+  PvKernelLookup lookup;
+  gpointer lookup_data;
+  PvOrtGraphView view;
+  const PvKernelBehaviour **kernels;  /* per node id */
+  PvOrtShapeClass *classes;           /* per OrtValue index */
   int n_classes;
-  PvBeside work;
-} ClassesJob;
+};
 
-static gpointer
-make_classes (gpointer data)
+PvOrtPlanBasis *
+pv_ort_plan_basis_new (const PvGraph *graph, const PvShapeInfo *shapes, PvKernelLookup lookup, gpointer lookup_data)
 {
-  ClassesJob *job = data;
+  PvOrtPlanBasis *basis;
+  Planner p = { .graph = graph, .lookup = lookup, .lookup_data = lookup_data };
 
-  job->classes = pv_ort_shape_classes_new (job->graph, job->shapes, &job->n_classes);
-  return NULL;
+  g_return_val_if_fail (graph != NULL && graph->node_io_at != NULL, NULL);  /* pv_graph_finish_order() ran */
+  basis = g_new0 (PvOrtPlanBasis, 1);
+  *basis = (PvOrtPlanBasis) { graph, shapes, lookup, lookup_data };
+  pv_ort_graph_view_init (&basis->view, graph);
+  basis->kernels = g_new (const PvKernelBehaviour *, MAX (graph->n_nodes, 1));
+  for (int n = 0; n < graph->n_nodes; n++)
+    basis->kernels[n] = lookup_kernel (&p, graph, &graph->nodes[n]);
+  basis->classes = pv_ort_shape_classes_new (graph, shapes, &basis->n_classes);
+  return basis;
 }
 
+void
+pv_ort_plan_basis_free (PvOrtPlanBasis *basis)
+{
+  if (basis == NULL)
+    return;
+  pv_ort_graph_view_clear (&basis->view);
+  g_free (basis->kernels);
+  g_free (basis->classes);
+  g_free (basis);
+}
 
 static PvOrtPlan *
-run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device, PvStreamRegistry registry,
-             GError **error)
+run_planner (Planner *p, const PvOrtPlanBasis *basis, const PvStreamPartition *partition, int subgraph_device,
+             PvStreamRegistry registry, GError **error)
 {
   PvOrtPlan *plan = g_new0 (PvOrtPlan, 1);
-  const PvGraph *graph = p->graph;
+  const PvGraph *graph = basis->graph;
   g_autofree guint8 *def_site = g_new0 (guint8, MAX (graph->n_ort_values, 1));
-  g_autofree const PvKernelBehaviour **kernels = g_new (const PvKernelBehaviour *, MAX (graph->n_nodes, 1));
-  PvOrtGraphView view;
   PvOrtPlanContext ctx;
-  ClassesJob classes = { graph, p->shapes, NULL, 0, { NULL } };
 
-  pv_beside_start (&classes.work, graph->n_ort_values >= CLASSES_THREAD_MIN_VALUES, "pv-ort-classes", make_classes,
-                   &classes);
-  pv_ort_graph_view_init (&view, graph);
+  p->graph = graph;
+  p->shapes = basis->shapes;
+  p->lookup = basis->lookup;
+  p->lookup_data = basis->lookup_data;
   p->plan = plan;
   p->def_site = def_site;
-  p->kernels = kernels;
-  p->view = &view;
+  p->kernels = basis->kernels;
+  p->view = &basis->view;
   plan->graph = graph;
   plan->n_values = graph->n_ort_values;
   plan->values = g_new (PvOrtValuePlan, MAX (plan->n_values, 1));
@@ -538,34 +551,37 @@ run_planner (Planner *p, const PvStreamPartition *partition, int subgraph_device
 
   if (!partition_into_streams (p, partition, subgraph_device, error))
     goto fail;
-  for (int n = 0; n < graph->n_nodes; n++)
-    kernels[n] = lookup_kernel (p, graph, &graph->nodes[n]);
   if (!compute_value_locations (p, error))
     goto fail;
   plan_inputs_and_weights (p);
-  pv_ort_build_execution_plan (plan, &view, registry);
+  pv_ort_build_execution_plan (plan, &basis->view, registry);
 
   ctx.graph = graph;
-  ctx.shapes = p->shapes;
-  ctx.kernels = kernels;
-  ctx.view = &view;
+  ctx.shapes = basis->shapes;
+  ctx.kernels = basis->kernels;
+  ctx.view = &basis->view;
   ctx.parent_node = p->parent_node;
   ctx.def_site = def_site;
-  pv_beside_finish (&classes.work);
-  ctx.classes = classes.classes;
-  ctx.n_classes = classes.n_classes;
+  ctx.classes = basis->classes;
+  ctx.n_classes = basis->n_classes;
   if (!pv_ort_plan_memory (plan, &ctx, error))
     goto fail;
-  pv_ort_graph_view_clear (&view);
-  g_free (classes.classes);
   return plan;
 
 fail:
-  pv_beside_finish (&classes.work);
-  g_free (classes.classes);
-  pv_ort_graph_view_clear (&view);
   pv_ort_plan_free (plan);
   return NULL;
+}
+
+PvOrtPlan *
+pv_ort_plan_new_on_basis (const PvOrtPlanBasis *basis, const PvStreamPartition *partition, PvStreamRegistry registry,
+                          GError **error)
+{
+  Planner p = { 0 };
+
+  g_return_val_if_fail (basis != NULL && basis->graph->parent == NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  return run_planner (&p, basis, partition, PV_ORT_DEVICE_CPU, registry, error);
 }
 
 PvOrtPlan *
@@ -573,15 +589,13 @@ pv_ort_plan_new (const PvGraph *graph, const PvShapeInfo *shapes, const PvStream
                  PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data, GError **error)
 {
   Planner p = { 0 };
+  g_autoptr (PvOrtPlanBasis) basis = NULL;
 
   g_return_val_if_fail (graph != NULL && graph->node_io_at != NULL, NULL);  /* pv_graph_finish_order() ran */
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  p.graph = graph;
-  p.shapes = shapes;
-  p.lookup = lookup;
-  p.lookup_data = lookup_data;
-  return run_planner (&p, partition, PV_ORT_DEVICE_CPU, registry, error);
+  basis = pv_ort_plan_basis_new (graph, shapes, lookup, lookup_data);
+  return run_planner (&p, basis, partition, PV_ORT_DEVICE_CPU, registry, error);
 }
 
 PvOrtPlan *
@@ -589,20 +603,18 @@ pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvShapeInfo *shapes, co
                           PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data, GError **error)
 {
   Planner p = { 0 };
+  g_autoptr (PvOrtPlanBasis) basis = NULL;
 
   g_return_val_if_fail (subgraph != NULL && subgraph->parent != NULL && subgraph->node_io_at != NULL, NULL);
   g_return_val_if_fail (parent_plan != NULL && parent_plan->graph == subgraph->parent, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  p.graph = subgraph;
-  p.shapes = shapes;
-  p.lookup = lookup;
-  p.lookup_data = lookup_data;
   p.parent_plan = parent_plan;
   p.parent_node = &subgraph->parent->nodes[subgraph->parent_node];
+  basis = pv_ort_plan_basis_new (subgraph, shapes, lookup, lookup_data);
   /* The partition config is ignored below the main graph: the default
    * partition gives one stream on the owning node's device. */
-  return run_planner (&p, NULL, parent_plan->node_device[subgraph->parent_node], registry, error);
+  return run_planner (&p, basis, NULL, parent_plan->node_device[subgraph->parent_node], registry, error);
 }
 
 void

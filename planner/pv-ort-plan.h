@@ -256,6 +256,21 @@ PvOrtPlan *pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvShapeInfo 
 void pv_ort_plan_free (PvOrtPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlan, pv_ort_plan_free)
 
+/* What ORT's planner reads of a main graph before any partition: its nodes'
+ * values and producers, each node's kernel (@lookup) and the values'
+ * SameSize classes. One basis serves plans of the graph under several
+ * partitions, and can be made while the partition is being checked (on
+ * another thread: the plans made on it call @lookup again for subgraph
+ * nodes, from their own). */
+typedef struct _PvOrtPlanBasis PvOrtPlanBasis;
+PvOrtPlanBasis *pv_ort_plan_basis_new (const PvGraph *graph, const PvShapeInfo *shapes, PvKernelLookup lookup,
+                                       gpointer lookup_data);
+void pv_ort_plan_basis_free (PvOrtPlanBasis *basis);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlanBasis, pv_ort_plan_basis_free)
+/* pv_ort_plan_new() of the basis's graph, shapes and lookup. */
+PvOrtPlan *pv_ort_plan_new_on_basis (const PvOrtPlanBasis *basis, const PvStreamPartition *partition,
+                                     PvStreamRegistry registry, GError **error);
+
 /* The (producer node, waiting node) pairs the plan's steps synchronise: a
  * trigger point releasing a barrier, a notification releasing a wait, in
  * that order. Free with g_free(). */

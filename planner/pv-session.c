@@ -81,8 +81,38 @@ plan_ort_subgraph (PvSession *s, const PvGraph *g, const PvSessionOptions *optio
   return s->ort != NULL;
 }
 
+/* The ORT plan basis of the main graph, made beside the config check: the
+ * main line waits for it once the config is read. */
+typedef struct {
+  GMutex lock;
+  GCond made;
+  PvOrtPlanBasis *basis;  /* set once made */
+} BasisLatch;
+
+static void
+basis_latch_set (BasisLatch *latch, PvOrtPlanBasis *basis)
+{
+  g_mutex_lock (&latch->lock);
+  latch->basis = basis;
+  g_cond_signal (&latch->made);
+  g_mutex_unlock (&latch->lock);
+}
+
+static const PvOrtPlanBasis *
+basis_latch_wait (BasisLatch *latch)
+{
+  const PvOrtPlanBasis *basis;
+
+  g_mutex_lock (&latch->lock);
+  while (latch->basis == NULL)
+    g_cond_wait (&latch->made, &latch->lock);
+  basis = latch->basis;
+  g_mutex_unlock (&latch->lock);
+  return basis;
+}
+
 static gboolean
-plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, PvKernelAdapter *adapter)
+plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, BasisLatch *latch)
 {
   g_autofree int *node_stream = g_new0 (int, MAX (g->n_nodes, 1));
   g_autofree int *stream_device = NULL;
@@ -118,8 +148,8 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, 
     if (options && options->node_devices)
       memcpy (node_device, options->node_devices, sizeof (int) * g->n_nodes);
     partition = (PvStreamPartition) { MAX (config->n_streams, 1), stream_device, node_stream, node_device };
-    s->ort = pv_ort_plan_new (g, s->shapes, &partition, options ? options->registry : PV_REGISTRY_CPU,
-                              pv_kernel_adapter_lookup, adapter, &error);
+    s->ort = pv_ort_plan_new_on_basis (basis_latch_wait (latch), &partition,
+                                       options ? options->registry : PV_REGISTRY_CPU, &error);
   }
   stage_done (s, PV_SESSION_STAGE_ORT_PLAN, &lap);
   if (s->ort == NULL)
@@ -130,17 +160,6 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, 
   return TRUE;
 }
 
-/* ORT's plan of @g (the main graph, or with @parent_plan a subgraph). */
-static void
-plan_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvOrtPlan *parent_plan)
-{
-  g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
-
-  if (parent_plan)
-    plan_ort_subgraph (s, g, options, parent_plan, adapter);
-  else
-    plan_ort_main (s, g, options, adapter);
-}
 
 /* Every value's size, evaluated once per session for the schedule, the
  * slot planner and the checks (PvSizeOracle over the table). */
@@ -369,8 +388,10 @@ typedef struct {
   PvSession *s;
   const PvGraph *g;
   const PvSessionOptions *options;
-  SizeTable *sizes;  /* JOB_VALUE_MAPS */
-  PvLiveness **live; /* JOB_VALUE_MAPS */
+  SizeTable *sizes;            /* JOB_VALUE_MAPS */
+  PvLiveness **live;           /* JOB_VALUE_MAPS */
+  BasisLatch *basis;           /* JOB_VALUE_MAPS, for the main graph */
+  PvKernelAdapter *adapter;    /* JOB_VALUE_MAPS */
   OrtWork *ort;      /* JOB_ORT_ARENA */
   PvBeside work;
 } Job;
@@ -385,6 +406,10 @@ run_job (gpointer data)
     case JOB_VALUE_MAPS:
       {
         gint64 lap = g_get_monotonic_time ();
+        /* First what ORT's plan waits for. */
+        if (job->basis)
+          basis_latch_set (job->basis, pv_ort_plan_basis_new (job->g, job->s->shapes, pv_kernel_adapter_lookup,
+                                                              job->adapter));
         pv_value_alias_maps (job->g, job->s->kernels, &job->s->view_source, &job->s->inplace_source);
         size_table_fill (job->sizes, job->s, job->g, job->options ? job->options->bounds : NULL);
         /* The lifetimes in program order (streams widen them later). */
@@ -440,8 +465,10 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   OrtWork ort_work = { &ort_schedule, NULL, ort_place, ort_need, NULL, FALSE };
   g_autoptr (GArray) ort_buffers = g_array_new (FALSE, FALSE, sizeof (PvBufferLife));
   PvLiveness *live = NULL;
-  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, NULL, { NULL } };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, &ort_work, { NULL } };
+  g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
+  BasisLatch latch = { 0 };
+  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, parent_plan ? NULL : &latch, adapter, NULL, { NULL } };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, NULL, NULL, &ort_work, { NULL } };
   /* The order the slot planner and the checks work in: ORT's streams when
    * there are several (one for all of them); on one stream, program order
    * for the slot and arena plans (ORT's plan is checked in its own). */
@@ -450,11 +477,20 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked.
-   * The kernel maps, sizes and lifetimes are made meanwhile: only the
-   * schedule and what follows need them. */
+   * Meanwhile the other line makes the basis of ORT's plan, then the kernel
+   * maps, sizes and lifetimes: only the schedule and what follows need
+   * them. */
+  g_mutex_init (&latch.lock);
+  g_cond_init (&latch.made);
   job_start (&maps);
-  plan_ort (s, g, options, parent_plan);
+  if (parent_plan)
+    plan_ort_subgraph (s, g, options, parent_plan, adapter);
+  else
+    plan_ort_main (s, g, options, &latch);
   job_finish (&maps);
+  pv_ort_plan_basis_free (latch.basis);
+  g_mutex_clear (&latch.lock);
+  g_cond_clear (&latch.made);
   /* Sizes of every value that has one (0 for the others). */
   s->value_bytes = sizes.bytes;
   lap = g_get_monotonic_time ();

@@ -43,7 +43,7 @@ typedef struct {
 
 /* What a session spends its time on (PvSession.stage_ms), in the order run. */
 typedef enum {
-  PV_SESSION_STAGE_VALUE_MAPS,    /* kernel alias and in-place maps of the values, their sizes */
+  PV_SESSION_STAGE_VALUE_MAPS,    /* ORT's plan basis, kernel alias and in-place maps, sizes, lifetimes */
   PV_SESSION_STAGE_CONFIG_CHECK,  /* reading the partition config as ORT does */
   PV_SESSION_STAGE_ORT_PLAN,      /* ORT's execution and allocation plans */
   PV_SESSION_STAGE_SCHEDULE,      /* the simulated run */

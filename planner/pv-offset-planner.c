@@ -40,7 +40,6 @@ typedef struct {
   const PvBufferLife *buffers;
   guint64 *sizes;         /* aligned */
   int n;
-  guint64 alignment;
   int min_step;
   int block_shift;        /* a block is 1 << block_shift steps */
   int n_blocks;
@@ -507,7 +506,7 @@ layout_init (Layout *l, const PvBufferLife *buffers, int n, guint64 alignment)
   g_autofree guint64 *keys = g_new (guint64, MAX (n, 1));
   g_autofree int *scratch = g_new (int, MAX (n, 1));
 
-  *l = (Layout) { .buffers = buffers, .n = n, .alignment = alignment };
+  *l = (Layout) { .buffers = buffers, .n = n };
   l->sizes = g_new (guint64, MAX (n, 1));
   for (int i = 0; i < n; i++)
     {

@@ -45,7 +45,7 @@ typedef struct {
 typedef enum {
   PV_SESSION_STAGE_VALUE_MAPS,    /* ORT's plan basis, kernel alias and in-place maps, sizes, lifetimes */
   PV_SESSION_STAGE_CONFIG_CHECK,  /* reading the partition config as ORT does */
-  PV_SESSION_STAGE_ORT_PLAN,      /* ORT's execution and allocation plans */
+  PV_SESSION_STAGE_ORT_PLAN,      /* ORT's execution and allocation plans (waiting for the basis) */
   PV_SESSION_STAGE_SCHEDULE,      /* the simulated run */
   PV_SESSION_STAGE_SLOTS,         /* happens-before and the slot planner */
   PV_SESSION_STAGE_SLOTS_CHECK,
@@ -92,9 +92,9 @@ typedef struct {
   int n_ort_arena_values;
   guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */
   double plan_ms;                /* time spent planning and checking */
-  double stage_ms[PV_SESSION_N_STAGES]; /* per stage (0 when skipped); the ORT check and arena run
-                                           beside the slots check and arena, so they may add up to
-                                           more than plan_ms */
+  double stage_ms[PV_SESSION_N_STAGES]; /* per stage (0 when skipped); stages run on two threads at
+                                           once, so they may add up to more than plan_ms. ORT arena:
+                                           until the second thread found every ordering taken */
 } PvSession;
 
 PvSession *pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options,

@@ -165,6 +165,57 @@ test_rows (Fixture *fx, gconstpointer data)
   show_page (GTK_WIDGET (values));
 }
 
+/* The label under @root showing @text. */
+static GtkWidget *
+find_label (GtkWidget *root, const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* Is @widget wholly inside @viewport, horizontally? */
+static gboolean
+shown_across (GtkWidget *widget, GtkWidget *viewport)
+{
+  graphene_rect_t r;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, viewport, &r));
+  return r.origin.x >= 0 && r.origin.x + r.size.width <= gtk_widget_get_width (viewport);
+}
+
+/* Seven columns are wider than the side pane: the table scrolls sideways
+ * to Kind, Buffer and Live. */
+static void
+test_columns_scroll (Fixture *fx, gconstpointer data)
+{
+  PvValuesView *values = values_view (fx);
+  GtkWidget *view = GTK_WIDGET (pv_values_view_get_column_view (values));
+  GtkWidget *scroller = gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+  GtkWidget *value_title, *live_title;
+
+  show_page (GTK_WIDGET (values));
+  value_title = find_label (view, "Value");
+  live_title = find_label (view, "Live");
+  g_assert_nonnull (value_title);
+  g_assert_nonnull (live_title);
+  g_test_message ("columns %.0f px wide, %.0f px shown", gtk_adjustment_get_upper (h),
+                  gtk_adjustment_get_page_size (h));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), >, gtk_adjustment_get_page_size (h));
+  g_assert_true (shown_across (value_title, scroller));
+  g_assert_false (shown_across (live_title, scroller));
+  gtk_adjustment_set_value (h, gtk_adjustment_get_upper (h) - gtk_adjustment_get_page_size (h));
+  spin (300);
+  g_assert_true (shown_across (live_title, scroller));
+}
+
 static void
 test_sort (Fixture *fx, gconstpointer data)
 {
@@ -557,6 +608,7 @@ main (int argc, char **argv)
   gui_fixture_init (&argc, &argv);
 
   ADD ("/values/rows", test_rows, NULL);
+  ADD ("/values/columns-scroll", test_columns_scroll, NULL);
   ADD ("/values/sort", test_sort, NULL);
   ADD ("/values/filter", test_filter, NULL);
   ADD ("/values/row-selects-timeline", test_row_selects_timeline, NULL);

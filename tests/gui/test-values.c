@@ -16,18 +16,32 @@
 
 /* ---- helpers ---- */
 
+/* The first widget under @root (itself included, depth first) that @match
+ * accepts. */
 static GtkWidget *
-find_widget (GtkWidget *root, GType type)
+find_first (GtkWidget *root, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+  if (match (root, data))
     return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_widget (child, type);
+      GtkWidget *found = find_first (child, match, data);
       if (found)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+is_of_type (GtkWidget *widget, gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root, GType type)
+{
+  return find_first (root, is_of_type, GSIZE_TO_POINTER (type));
 }
 
 static PvValuesView *
@@ -98,23 +112,18 @@ output_of (Fixture *fx, const char *op_type)
   return -1;
 }
 
+static gboolean
+is_button_labelled (GtkWidget *widget, gconstpointer text)
+{
+  GtkWidget *label = GTK_IS_BUTTON (widget) ? find_widget (widget, GTK_TYPE_LABEL) : NULL;
+  return label && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) == 0;
+}
+
 /* The first button under @root whose label (or first label inside) is @text. */
 static GtkWidget *
 find_button (GtkWidget *root, const char *text)
 {
-  if (GTK_IS_BUTTON (root))
-    {
-      GtkWidget *label = find_widget (root, GTK_TYPE_LABEL);
-      if (label && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) == 0)
-        return root;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, text);
-      if (found)
-        return found;
-    }
-  return NULL;
+  return find_first (root, is_button_labelled, text);
 }
 
 static char *
@@ -165,19 +174,17 @@ test_rows (Fixture *fx, gconstpointer data)
   show_page (GTK_WIDGET (values));
 }
 
+static gboolean
+is_label_showing (GtkWidget *widget, gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
 /* The label under @root showing @text. */
 static GtkWidget *
 find_label (GtkWidget *root, const char *text)
 {
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-      if (found)
-        return found;
-    }
-  return NULL;
+  return find_first (root, is_label_showing, text);
 }
 
 /* Is @widget wholly inside @viewport, horizontally? */

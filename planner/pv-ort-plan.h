@@ -218,6 +218,11 @@ typedef struct {
    * downstream[downstream_start[t] .. downstream_start[t + 1]). */
   int *downstream_start;
   PvOrtStepRef *downstream;
+  /* What the steps synchronise, as (producer node, waiting node) pairs: a
+   * trigger point releasing a barrier, then a notification releasing a
+   * wait. */
+  int (*sync_edges)[2];
+  int n_sync_edges;
 
   int n_values;               /* == graph->n_ort_values */
   PvOrtValuePlan *values;     /* indexed by OrtValue index */
@@ -270,11 +275,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlanBasis, pv_ort_plan_basis_free)
 /* pv_ort_plan_new() of the basis's graph, shapes and lookup. */
 PvOrtPlan *pv_ort_plan_new_on_basis (const PvOrtPlanBasis *basis, const PvStreamPartition *partition,
                                      PvStreamRegistry registry, GError **error);
-
-/* The (producer node, waiting node) pairs the plan's steps synchronise: a
- * trigger point releasing a barrier, a notification releasing a wait, in
- * that order. Free with g_free(). */
-int (*pv_ort_plan_sync_edges (const PvOrtPlan *plan, int *n_edges_out))[2];
 
 /* ORT's text for one step, e.g. "LaunchKernel - NodeIndex: 3, Name: conv1". */
 char *pv_ort_step_to_string (const PvOrtPlan *plan, const PvOrtStep *step);

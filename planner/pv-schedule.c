@@ -15,7 +15,6 @@ pv_schedule_free (PvSchedule *s)
   for (int i = 0; i < s->n_curves; i++)
     g_free (s->curves[i].points);
   g_free (s->curves);
-  g_free (s->sync_edges);
   g_free (s);
 }
 
@@ -432,7 +431,8 @@ pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *v
     s->node_spans[n] = (PvSpan) { -1, -1 };
   s->value_spans = g_new (PvSpan, MAX (g->n_values, 1));
   simulate (s, plan, cost, cost_data);
-  s->sync_edges = pv_ort_plan_sync_edges (plan, &s->n_sync_edges);
+  s->sync_edges = (const int (*)[2]) plan->sync_edges;
+  s->n_sync_edges = plan->n_sync_edges;
   live_intervals (s, g);
   live_curves (s, g, value_bytes, value_device);
   return s;

@@ -38,7 +38,8 @@ typedef struct {
   PvLiveCurve *curves;     /* one per device with live values, ascending device */
   int n_curves;
   int n_streams;
-  int (*sync_edges)[2];    /* (producer node, waiting node) pairs the plan synchronises */
+  const int (*sync_edges)[2]; /* (producer node, waiting node) pairs the plan synchronises (the
+                               * plan's own: a schedule must not outlive its plan) */
   int n_sync_edges;
   gboolean deadlock;       /* some step could never start (a plan bug); spans after it are -1 */
 } PvSchedule;

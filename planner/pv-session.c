@@ -459,7 +459,6 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   g_autofree PvPlacement *ort_place = g_new (PvPlacement, MAX (g->n_values, 1));
   g_autofree guint64 *ort_need = g_new0 (guint64, MAX (g->n_values, 1));
   g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
-  g_autofree int (*sync_edges)[2] = NULL;
   PvCheckSchedule ort_schedule = { 0 };
   SizeTable sizes = { NULL, NULL };
   OrtWork ort_work = { &ort_schedule, NULL, ort_place, ort_need, NULL, FALSE };
@@ -496,15 +495,13 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   lap = g_get_monotonic_time ();
   if (s->ort)
     {
-      int n_sync_edges;
       /* Where each node runs: its stream and its place in it, and how the
        * streams synchronise. */
       for (int st = 0; st < s->ort->n_streams; st++)
         for (int k = 0; k < s->ort->streams[st].n_nodes; k++)
           node_position[s->ort->streams[st].nodes[k]] = k;
-      sync_edges = pv_ort_plan_sync_edges (s->ort, &n_sync_edges);
-      ort_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position, (const int (*)[2]) sync_edges,
-                                         n_sync_edges };
+      ort_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position,
+                                         (const int (*)[2]) s->ort->sync_edges, s->ort->n_sync_edges };
     }
   streams = s->ort && s->ort->n_streams > 1;
   if (streams)

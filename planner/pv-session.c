@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "pv-beside.h"
 #include "pv-cost-model.h"
 #include "pv-happens-before.h"
 #include "pv-kernel-adapter.h"
@@ -388,12 +387,12 @@ typedef struct {
   PvSession *s;
   const PvGraph *g;
   const PvSessionOptions *options;
-  SizeTable *sizes;            /* JOB_VALUE_MAPS */
-  PvLiveness **live;           /* JOB_VALUE_MAPS */
-  BasisLatch *basis;           /* JOB_VALUE_MAPS, for the main graph */
-  PvKernelAdapter *adapter;    /* JOB_VALUE_MAPS */
-  OrtWork *ort;      /* JOB_ORT_ARENA */
-  PvBeside work;
+  SizeTable *sizes;          /* JOB_VALUE_MAPS */
+  PvLiveness **live;         /* JOB_VALUE_MAPS */
+  BasisLatch *basis;         /* JOB_VALUE_MAPS, for the main graph */
+  PvKernelAdapter *adapter;  /* JOB_VALUE_MAPS */
+  OrtWork *ort;              /* JOB_ORT_ARENA */
+  GThread *thread;
 } Job;
 
 static gpointer
@@ -430,16 +429,20 @@ run_job (gpointer data)
   return NULL;
 }
 
+/* Starts @job on a thread of its own, or runs it now when none can be made. */
 static void
 job_start (Job *job)
 {
-  pv_beside_start (&job->work, TRUE, "pv-session", run_job, job);
+  job->thread = g_thread_try_new ("pv-session", run_job, job, NULL);
+  if (job->thread == NULL)
+    run_job (job);
 }
 
 static void
 job_finish (Job *job)
 {
-  pv_beside_finish (&job->work);
+  if (job->thread)
+    g_thread_join (g_steal_pointer (&job->thread));
 }
 
 /* Every plan of @s->graph; @s has its model, kernels and shapes.
@@ -466,8 +469,8 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   PvLiveness *live = NULL;
   g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
   BasisLatch latch = { 0 };
-  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, parent_plan ? NULL : &latch, adapter, NULL, { NULL } };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, NULL, NULL, &ort_work, { NULL } };
+  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, parent_plan ? NULL : &latch, adapter, NULL, NULL };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, NULL, NULL, &ort_work, NULL };
   /* The order the slot planner and the checks work in: ORT's streams when
    * there are several (one for all of them); on one stream, program order
    * for the slot and arena plans (ORT's plan is checked in its own). */

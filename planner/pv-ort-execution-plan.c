@@ -193,6 +193,52 @@ assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry)
   return waits;
 }
 
+/* The plan's sync edges, from its trigger points and waits. */
+static void
+collect_sync_edges (PvOrtPlan *plan)
+{
+  int n_edges = plan->n_trigger_points > 0 ? plan->downstream_start[plan->n_trigger_points] : 0;
+  g_autofree int *trigger_owner = g_new (int, MAX (plan->n_trigger_points, 1));
+  g_autofree int *notification_node = g_new (int, MAX (plan->n_notifications, 1));
+  int (*edges)[2];
+
+  for (int n = 0; n < plan->n_nodes; n++)
+    {
+      if (plan->node_trigger_point[n] >= 0)
+        trigger_owner[plan->node_trigger_point[n]] = n;
+      if (plan->node_notification[n] >= 0)
+        notification_node[plan->node_notification[n]] = n;
+    }
+  /* WaitOnEP steps only exist with notifications. */
+  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
+    for (int i = 0; i < plan->streams[st].n_steps; i++)
+      {
+        const PvOrtStep *step = &plan->streams[st].steps[i];
+        n_edges += step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications;
+      }
+  edges = g_malloc_n (MAX (n_edges, 1), sizeof (int[2]));
+  n_edges = 0;
+  for (int t = 0; t < plan->n_trigger_points; t++)
+    for (int k = plan->downstream_start[t]; k < plan->downstream_start[t + 1]; k++)
+      {
+        const PvOrtStepRef *ref = &plan->downstream[k];
+        edges[n_edges][0] = trigger_owner[t];
+        edges[n_edges++][1] = plan->streams[ref->stream].steps[ref->step].node;
+      }
+  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
+    for (int i = 0; i < plan->streams[st].n_steps; i++)
+      {
+        const PvOrtStep *step = &plan->streams[st].steps[i];
+        if (step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications)
+          {
+            edges[n_edges][0] = notification_node[step->id];
+            edges[n_edges++][1] = step->node;
+          }
+      }
+  plan->sync_edges = edges;
+  plan->n_sync_edges = n_edges;
+}
+
 void
 pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStreamRegistry registry)
 {
@@ -280,4 +326,5 @@ pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStre
           stream->n_steps = n_steps;
         }
     }
+  collect_sync_edges (plan);
 }

@@ -8,7 +8,7 @@
 G_BEGIN_DECLS
 
 /* Fills the steps, notifications, trigger points, barriers and downstream
- * map of @plan, whose streams (device, node lists), node maps and value
+ * map of @plan, and the sync edges they make, whose streams (device, node lists), node maps and value
  * locations are already set. @view: the planned graph's. */
 void pv_ort_build_execution_plan (PvOrtPlan *plan, const PvOrtGraphView *view, PvStreamRegistry registry);
 

@@ -518,52 +518,6 @@ pv_ort_plan_basis_free (PvOrtPlanBasis *basis)
   g_free (basis);
 }
 
-/* The plan's sync edges, from its trigger points and waits. */
-static void
-collect_sync_edges (PvOrtPlan *plan)
-{
-  int n_edges = plan->n_trigger_points > 0 ? plan->downstream_start[plan->n_trigger_points] : 0;
-  g_autofree int *trigger_owner = g_new (int, MAX (plan->n_trigger_points, 1));
-  g_autofree int *notification_node = g_new (int, MAX (plan->n_notifications, 1));
-  int (*edges)[2];
-
-  for (int n = 0; n < plan->n_nodes; n++)
-    {
-      if (plan->node_trigger_point[n] >= 0)
-        trigger_owner[plan->node_trigger_point[n]] = n;
-      if (plan->node_notification[n] >= 0)
-        notification_node[plan->node_notification[n]] = n;
-    }
-  /* WaitOnEP steps only exist with notifications. */
-  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
-    for (int i = 0; i < plan->streams[st].n_steps; i++)
-      {
-        const PvOrtStep *step = &plan->streams[st].steps[i];
-        n_edges += step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications;
-      }
-  edges = g_malloc_n (MAX (n_edges, 1), sizeof (int[2]));
-  n_edges = 0;
-  for (int t = 0; t < plan->n_trigger_points; t++)
-    for (int k = plan->downstream_start[t]; k < plan->downstream_start[t + 1]; k++)
-      {
-        const PvOrtStepRef *ref = &plan->downstream[k];
-        edges[n_edges][0] = trigger_owner[t];
-        edges[n_edges++][1] = plan->streams[ref->stream].steps[ref->step].node;
-      }
-  for (int st = 0; st < plan->n_streams && plan->n_notifications > 0; st++)
-    for (int i = 0; i < plan->streams[st].n_steps; i++)
-      {
-        const PvOrtStep *step = &plan->streams[st].steps[i];
-        if (step->kind == PV_ORT_STEP_WAIT_ON_EP && step->id >= 0 && step->id < plan->n_notifications)
-          {
-            edges[n_edges][0] = notification_node[step->id];
-            edges[n_edges++][1] = step->node;
-          }
-      }
-  plan->sync_edges = edges;
-  plan->n_sync_edges = n_edges;
-}
-
 static PvOrtPlan *
 run_planner (Planner *p, const PvOrtPlanBasis *basis, const PvStreamPartition *partition, int subgraph_device,
              PvStreamRegistry registry, GError **error)
@@ -601,7 +555,6 @@ run_planner (Planner *p, const PvOrtPlanBasis *basis, const PvStreamPartition *p
     goto fail;
   plan_inputs_and_weights (p);
   pv_ort_build_execution_plan (plan, &basis->view, registry);
-  collect_sync_edges (plan);
 
   ctx.graph = graph;
   ctx.shapes = basis->shapes;

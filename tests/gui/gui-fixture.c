@@ -1,5 +1,6 @@
 /* gui-fixture.c: the window fixture and helpers the GUI tests share. */
 #include "gui-fixture.h"
+#include "pv-test-seed.h"
 
 #include <glib/gstdio.h>
 #include <gtksourceview/gtksource.h>
@@ -349,7 +350,9 @@ gui_fixture_init (int *argc, char ***argv)
 {
   isolate_xdg ();
   g_assert_true (g_str_has_prefix (g_get_user_config_dir (), xdg_dir));
-  g_test_init (argc, argv, NULL);
+  /* g_test_rand_* (the stress test's edits) draws from a fixed seed,
+   * printed; PV_TEST_SEED changes it. */
+  pv_test_init (argc, argv, 1);
   g_test_log_set_fatal_handler (log_filter, NULL);
   gtk_init ();
   gtk_source_init ();

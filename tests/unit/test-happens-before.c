@@ -1,6 +1,7 @@
 /* Happens-before on random executions: every answer matches a search of
  * the stream-order and sync edges from the node. */
 #include "pv-happens-before.h"
+#include "pv-test-seed.h"
 
 /* A graph with @n nodes and no values: all pv_happens_before_new() reads is
  * the node count and the execution order. */
@@ -36,7 +37,7 @@ bare_graph_free (PvGraph *g)
 static void
 test_matches_search (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr (GRand) rand = pv_test_rand_new (11);
 
   for (int round = 0; round < 300; round++)
     {

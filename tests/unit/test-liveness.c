@@ -3,6 +3,7 @@
 #include "pv-liveness.h"
 #include "pv-random-graph.h"
 #include "pv-test-model.h"
+#include "pv-test-seed.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
@@ -133,7 +134,7 @@ assert_same (const PvLiveness *live, const Reference *ref, int n)
 static void
 test_matches_walk (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (5);
+  g_autoptr (GRand) rand = pv_test_rand_new (5);
 
   for (int round = 0; round < 400; round++)
     {

@@ -1,5 +1,6 @@
 /* Arena offsets: never overlapping while both live, aligned, >= LOAD. */
 #include "pv-offset-planner.h"
+#include "pv-test-seed.h"
 
 #include <string.h>
 
@@ -79,7 +80,7 @@ test_fills_gaps (void)
 static void
 test_random_property (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (42);
+  g_autoptr (GRand) rand = pv_test_rand_new (42);
 
   for (int round = 0; round < 300; round++)
     {
@@ -276,7 +277,7 @@ ref_plan (const PvBufferLife *b, int n, guint64 alignment)
   g_autofree guint64 *jittered = g_new (guint64, MAX (n, 1));
   g_autofree guint64 *offsets = g_new0 (guint64, MAX (n, 1));
   g_autofree int *order = g_new (int, MAX (n, 1));
-  g_autoptr (GRand) rand = g_rand_new_with_seed (1);
+  g_autoptr (GRand) rand = pv_test_rand_new (1);
   RefData d = { b, sizes };
   int restarts = n <= 2000 ? 48 : n <= 20000 ? 4 : 0;
 
@@ -344,7 +345,7 @@ packed_by_threads (const PvBufferLife *b, int n, guint64 alignment, int n_thread
 static void
 test_matches_reference (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr (GRand) rand = pv_test_rand_new (7);
 
   for (int round = 0; round < 120; round++)
     {

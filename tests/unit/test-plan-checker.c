@@ -9,6 +9,7 @@
 #include "pv-plan-checker.h"
 #include "pv-random-graph.h"
 #include "pv-slot-planner.h"
+#include "pv-test-seed.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
@@ -268,7 +269,7 @@ random_sizes (gpointer data, int v, guint64 *bytes_out)
 static void
 test_random_plans_pass_and_faults_are_caught (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr (GRand) rand = pv_test_rand_new (7);
   int graphs = g_test_slow () ? 10000 : 10000, caught = 0, planted = 0;
 
   for (int round = 0; round < graphs; round++)

@@ -35,6 +35,7 @@
 #include "pv-partition-config.h"
 #include "pv-random-graph.h"
 #include "pv-session.h"
+#include "pv-test-seed.h"
 
 /* A DeviceBasedPartitioner config putting each node on a random stream (no
  * stream left empty: ORT 1.30 crashes on those). */
@@ -97,7 +98,7 @@ inplace_over_alias (const PvSession *s, int v)
 static void
 test_random_partitions (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr (GRand) rand = pv_test_rand_new (11);
   g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (NULL);
   int rounds = 10000, multi = 0, ort_hazards = 0;
   g_autofree char *example = NULL;

@@ -1,6 +1,7 @@
 /* pv_sort_by_key against a comparison sort, and the key mappings against
  * the order of the values. */
 #include "pv-sort.h"
+#include "pv-test-seed.h"
 
 typedef struct {
   guint64 key;
@@ -41,7 +42,7 @@ random_key (GRand *rand, int shape)
 static void
 test_matches_qsort (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (3);
+  g_autoptr (GRand) rand = pv_test_rand_new (3);
 
   for (int round = 0; round < 500; round++)
     {
@@ -80,7 +81,7 @@ test_matches_qsort (void)
 static void
 test_key_order (void)
 {
-  g_autoptr (GRand) rand = g_rand_new_with_seed (4);
+  g_autoptr (GRand) rand = pv_test_rand_new (4);
   const double specials[] = { 0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 1e300, -1e300, 0.5, 3.0 };
 
   for (int round = 0; round < 20000; round++)

@@ -18,7 +18,7 @@
 #include <glib.h>
 
 #include "pv-graph.h"
-#include "pv-offset-planner.h"
+#include "pv-arena-planner.h"
 #include "pv-ort-plan.h"
 #include "pv-schedule.h"
 #include "pv-session.h"
@@ -38,7 +38,7 @@ typedef struct {
   const PvSlotPlan *slots;
   const int *view_source;          /* value -> aliased value, -1; may be NULL */
   const int *inplace_source;       /* value -> input it may overwrite, -1; may be NULL */
-  const PvOffsetPlan *arena;       /* NULL: no arena view */
+  const PvArenaPlan *arena;       /* NULL: no arena view */
   const int *arena_values;         /* arena buffer index -> value id */
   int n_arena_values;
   /* value id -> bytes (0 unknown). NULL: the slot plan's owner sizes. */

@@ -8,7 +8,7 @@
 
 #include "pv-kernel-adapter.h"
 #include "pv-model-loader.h"
-#include "pv-offset-planner.h"
+#include "pv-arena-planner.h"
 #include "pv-partition-config.h"
 #include "pv-plan-checker.h"
 #include "pv-schedule.h"
@@ -102,7 +102,7 @@ main (int argc, char **argv)
                                                       adapter, NULL);
         g_autoptr (PvOrtPlan) ort4 = NULL;
         g_autoptr (PvSlotPlan) slots = NULL;
-        g_autoptr (PvOffsetPlan) arena = NULL;
+        g_autoptr (PvArenaPlan) arena = NULL;
         g_autoptr (PvCheckResult) check = NULL;
         g_autoptr (PvSchedule) schedule = NULL;
         g_autofree PvBufferLife *buffers = NULL;
@@ -122,7 +122,7 @@ main (int argc, char **argv)
             if (slots->slot_of[v] >= 0)
               buffers[nb++] = (PvBufferLife) { slots->bytes[v], slots->liveness->def[v], slots->liveness->use_end[v] };
           }
-        arena = pv_offset_plan_new (buffers, nb, 64);
+        arena = pv_arena_plan_new (buffers, nb, 64);
         t4 = g_get_monotonic_time ();
         place = g_new (PvPlacement, MAX (g->n_values, 1));
         need = g_new0 (guint64, MAX (g->n_values, 1));

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "pv-model-loader.h"
-#include "pv-offset-planner.h"
+#include "pv-arena-planner.h"
 #include "pv-onnx-builder.h"
 #include "pv-test-model.h"
 #include "pv-plan-checker.h"
@@ -286,7 +286,7 @@ test_random_plans_pass_and_faults_are_caught (void)
       g_autofree PvBufferLife *buffers = g_new (PvBufferLife, MAX (live->n_owners, 1));
       g_autofree int *owner_of_buffer = g_new (int, MAX (live->n_owners, 1));
       g_autoptr (PvCheckResult) r = NULL;
-      g_autoptr (PvOffsetPlan) arena = NULL;
+      g_autoptr (PvArenaPlan) arena = NULL;
       int nb = 0;
 
       g_assert_false (slots->deferred);
@@ -310,7 +310,7 @@ test_random_plans_pass_and_faults_are_caught (void)
           buffers[nb] = (PvBufferLife) { slots->bytes[v], live->def[v], live->use_end[v] };
           owner_of_buffer[nb++] = v;
         }
-      arena = pv_offset_plan_new (buffers, nb, 64);
+      arena = pv_arena_plan_new (buffers, nb, 64);
       g_assert_cmpuint (arena->peak_bytes, >=, pv_buffers_load (buffers, nb, 64));
       g_assert_cmpuint (slots->peak_bytes, >=, pv_buffers_load (buffers, nb, 1));
       for (int i = 0; i < nb; i++)

@@ -1,4 +1,4 @@
-#include "pv-offset-planner.h"
+#include "pv-arena-planner.h"
 
 #include "pv-sort.h"
 
@@ -553,23 +553,23 @@ layout_clear (Layout *l)
   g_free (l->by_size);
 }
 
-struct _PvOffsetPacking {
+struct _PvArenaPacking {
   Layout layout;
   Tries tries;
-  PvOffsetPlan *plan;
+  PvArenaPlan *plan;
 };
 
-PvOffsetPacking *
-pv_offset_packing_new (const PvBufferLife *buffers, int n, guint64 alignment)
+PvArenaPacking *
+pv_arena_packing_new (const PvBufferLife *buffers, int n, guint64 alignment)
 {
-  PvOffsetPacking *packing;
+  PvArenaPacking *packing;
   /* Restarts while they are cheap: they escape the fragmentation one fixed
    * order can cause. */
   int n_restarts = n <= 2000 ? MAX_RESTARTS : n <= 20000 ? 4 : 0;
 
   g_return_val_if_fail (alignment > 0 && (alignment & (alignment - 1)) == 0, NULL);
-  packing = g_new0 (PvOffsetPacking, 1);
-  packing->plan = g_new0 (PvOffsetPlan, 1);
+  packing = g_new0 (PvArenaPacking, 1);
+  packing->plan = g_new0 (PvArenaPlan, 1);
   packing->plan->offsets = g_new0 (guint64, MAX (n, 1));
   packing->plan->load_bytes = pv_buffers_load (buffers, n, alignment);
   layout_init (&packing->layout, buffers, n, alignment);
@@ -589,15 +589,15 @@ pv_offset_packing_new (const PvBufferLife *buffers, int n, guint64 alignment)
 }
 
 void
-pv_offset_packing_work (PvOffsetPacking *packing)
+pv_arena_packing_work (PvArenaPacking *packing)
 {
   run_tries (&packing->tries);
 }
 
-PvOffsetPlan *
-pv_offset_packing_finish (PvOffsetPacking *packing)
+PvArenaPlan *
+pv_arena_packing_finish (PvArenaPacking *packing)
 {
-  PvOffsetPlan *plan = packing->plan;
+  PvArenaPlan *plan = packing->plan;
   const Tries *tries = &packing->tries;
 
   g_return_val_if_fail (tries->best_try < tries->n_tries, NULL);  /* some worker ran the tries */
@@ -613,18 +613,18 @@ pv_offset_packing_finish (PvOffsetPacking *packing)
   return plan;
 }
 
-PvOffsetPlan *
-pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
+PvArenaPlan *
+pv_arena_plan_new (const PvBufferLife *buffers, int n, guint64 alignment)
 {
-  PvOffsetPacking *packing = pv_offset_packing_new (buffers, n, alignment);
+  PvArenaPacking *packing = pv_arena_packing_new (buffers, n, alignment);
 
   g_return_val_if_fail (packing != NULL, NULL);
-  pv_offset_packing_work (packing);
-  return pv_offset_packing_finish (packing);
+  pv_arena_packing_work (packing);
+  return pv_arena_packing_finish (packing);
 }
 
 void
-pv_offset_plan_free (PvOffsetPlan *plan)
+pv_arena_plan_free (PvArenaPlan *plan)
 {
   if (plan == NULL)
     return;

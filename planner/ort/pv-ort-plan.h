@@ -34,19 +34,12 @@
 
 #include <glib.h>
 
+#include "pv-error.h"
 #include "pv-graph.h"
 #include "pv-shape-inference.h"
 
 G_BEGIN_DECLS
 
-#define PV_ORT_PLAN_ERROR (pv_ort_plan_error_quark ())
-
-typedef enum {
-  PV_ORT_PLAN_ERROR_PARTITION,  /* the partition is not one ORT can run (ORT fails or crashes) */
-  PV_ORT_PLAN_ERROR_KERNEL,     /* a node has no kernel, or a kernel breaks an ORT_ENFORCE */
-} PvOrtPlanError;
-
-GQuark pv_ort_plan_error_quark (void);
 
 /* ---- inputs ---- */
 

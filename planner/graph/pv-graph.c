@@ -1,6 +1,6 @@
 #include "pv-graph.h"
 
-#include "pv-arena.h"
+#include "pv-bump-alloc.h"
 #include "pv-element-type.h"
 
 static void
@@ -52,7 +52,7 @@ pv_graph_free (PvGraph *graph)
   g_free (graph->order_names);
   if (graph->owns_strings && graph->strings != NULL)
     g_string_chunk_free (graph->strings);
-  g_clear_pointer (&graph->arena, pv_arena_free);
+  g_clear_pointer (&graph->arena, pv_bump_alloc_free);
   g_free (graph);
 }
 

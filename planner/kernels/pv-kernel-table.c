@@ -21,7 +21,6 @@ extern const unsigned int pv_kernel_defs_json_len;
 #define BUILTIN_NAME "kernel-defs.json (built-in)"
 #define MAX_DEPTH 1000 /* cJSON's nesting limit */
 
-G_DEFINE_QUARK (pv-kernel-table-error-quark, pv_kernel_table_error)
 
 struct _PvKernelTable {
   GStringChunk *strings;

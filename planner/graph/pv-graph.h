@@ -15,7 +15,7 @@
 G_BEGIN_DECLS
 
 typedef struct _PvGraph PvGraph;
-typedef struct _PvArena PvArena;
+typedef struct _PvBumpAlloc PvBumpAlloc;
 
 typedef enum {
   PV_DIM_ANONYMOUS,  /* neither dim_value nor dim_param */
@@ -175,7 +175,7 @@ struct _PvGraph {
    * nodes. */
   const char **order_names;
   GStringChunk *strings;     /* shared with the whole model */
-  PvArena *arena;            /* node arrays and dims, freed with the graph */
+  PvBumpAlloc *arena;            /* node arrays and dims, freed with the graph */
   gboolean owns_strings;     /* TRUE for the main graph only */
 };
 

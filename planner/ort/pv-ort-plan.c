@@ -14,7 +14,6 @@
 #include "pv-ort-graph-view.h"
 #include "pv-ort-shape-classes.h"
 
-G_DEFINE_QUARK (pv-ort-plan-error-quark, pv_ort_plan_error)
 
 /* ---- devices ---- */
 

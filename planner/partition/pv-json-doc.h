@@ -25,7 +25,7 @@ typedef enum {
 } PvJsonKind;
 
 typedef struct PvJsonValue PvJsonValue;
-typedef struct _PvArena PvArena;
+typedef struct _PvBumpAlloc PvBumpAlloc;
 
 typedef struct {
   char *key;
@@ -48,7 +48,7 @@ struct PvJsonValue {
  * where we put the error, @error our description of it and @ort_error the
  * exception text nlohmann::json gives (what ORT logs). */
 typedef struct {
-  PvArena *arena;         /* every value, member, key and string: a config
+  PvBumpAlloc *arena;         /* every value, member, key and string: a config
                            * has one per node, freed at once */
   GPtrArray *containers;  /* the arrays and objects, whose items to free */
   PvJsonValue *root;

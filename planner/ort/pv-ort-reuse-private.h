@@ -3,7 +3,7 @@
  * planner. */
 #pragma once
 
-#include "pv-arena.h"
+#include "pv-bump-alloc.h"
 #include "pv-ort-allocation-plan.h"
 #include "pv-ort-shape-classes.h"
 

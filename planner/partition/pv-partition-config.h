@@ -19,6 +19,7 @@
 
 #include <glib.h>
 
+#include "pv-error.h"
 #include "pv-graph.h"
 
 G_BEGIN_DECLS
@@ -116,15 +117,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvPartitionCheck, pv_partition_check_free)
 /* TRUE if some finding is an error. */
 gboolean pv_partition_check_has_errors (const PvPartitionCheck *check);
 
-#define PV_PARTITION_ERROR (pv_partition_error_quark ())
-
-typedef enum {
-  PV_PARTITION_ERROR_INVALID,      /* the text is not a config the move can edit */
-  PV_PARTITION_ERROR_STREAM,       /* no such stream */
-  PV_PARTITION_ERROR_UNKNOWN_NODE, /* no such node in the main graph (or no node at all) */
-} PvPartitionError;
-
-GQuark pv_partition_error_quark (void);
 
 /* The stream number that asks for a new stream. */
 #define PV_PARTITION_NEW_STREAM (-1)

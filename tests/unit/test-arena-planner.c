@@ -1,11 +1,11 @@
 /* Arena offsets: never overlapping while both live, aligned, >= LOAD. */
-#include "pv-offset-planner.h"
+#include "pv-arena-planner.h"
 #include "pv-test-seed.h"
 
 #include <string.h>
 
 static void
-check_plan (const PvBufferLife *b, int n, guint64 alignment, const PvOffsetPlan *plan)
+check_plan (const PvBufferLife *b, int n, guint64 alignment, const PvArenaPlan *plan)
 {
   guint64 peak = 0;
 
@@ -33,7 +33,7 @@ test_basic (void)
 {
   /* a and b never live together; c overlaps both. */
   const PvBufferLife b[] = { { 100, 0, 1 }, { 100, 2, 3 }, { 50, 1, 2 } };
-  g_autoptr (PvOffsetPlan) plan = pv_offset_plan_new (b, 3, 1);
+  g_autoptr (PvArenaPlan) plan = pv_arena_plan_new (b, 3, 1);
 
   check_plan (b, 3, 1, plan);
   g_assert_cmpuint (plan->offsets[0], ==, plan->offsets[1]);
@@ -46,7 +46,7 @@ static void
 test_alignment (void)
 {
   const PvBufferLife b[] = { { 1, 0, 0 }, { 1, 0, 0 }, { 65, 0, 0 } };
-  g_autoptr (PvOffsetPlan) plan = pv_offset_plan_new (b, 3, 64);
+  g_autoptr (PvArenaPlan) plan = pv_arena_plan_new (b, 3, 64);
 
   check_plan (b, 3, 64, plan);
   g_assert_cmpuint (plan->peak_bytes, ==, 64 + 64 + 128);
@@ -56,7 +56,7 @@ test_alignment (void)
 static void
 test_empty (void)
 {
-  g_autoptr (PvOffsetPlan) plan = pv_offset_plan_new (NULL, 0, 64);
+  g_autoptr (PvArenaPlan) plan = pv_arena_plan_new (NULL, 0, 64);
   g_assert_cmpuint (plan->peak_bytes, ==, 0);
   g_assert_cmpuint (plan->load_bytes, ==, 0);
 }
@@ -71,7 +71,7 @@ test_fills_gaps (void)
     { 100, 0, 10 },  /* long */
     { 80, 4, 6 },    /* fits into the hole */
   };
-  g_autoptr (PvOffsetPlan) plan = pv_offset_plan_new (b, 4, 1);
+  g_autoptr (PvArenaPlan) plan = pv_arena_plan_new (b, 4, 1);
 
   check_plan (b, 4, 1, plan);
   g_assert_cmpuint (plan->peak_bytes, ==, 300);
@@ -86,7 +86,7 @@ test_random_property (void)
     {
       int n = g_rand_int_range (rand, 1, 60), steps = g_rand_int_range (rand, 1, 40);
       g_autofree PvBufferLife *b = g_new (PvBufferLife, n);
-      g_autoptr (PvOffsetPlan) plan = NULL;
+      g_autoptr (PvArenaPlan) plan = NULL;
       guint64 alignment = 1u << g_rand_int_range (rand, 0, 7);
 
       for (int i = 0; i < n; i++)
@@ -95,12 +95,12 @@ test_random_property (void)
           b[i].last = b[i].first + g_rand_int_range (rand, 0, steps / 2 + 1);
           b[i].size = g_rand_int_range (rand, 0, 4096);
         }
-      plan = pv_offset_plan_new (b, n, alignment);
+      plan = pv_arena_plan_new (b, n, alignment);
       check_plan (b, n, alignment, plan);
     }
 }
 
-/* A plain restatement of the planner (pv-offset-planner.h): every ordering
+/* A plain restatement of the planner (pv-arena-planner.h): every ordering
  * by qsort with the documented ties, and each buffer placed after scanning
  * all placed ones. The planner's indexed packing must match it exactly. */
 typedef struct {
@@ -260,7 +260,7 @@ ref_try (guint64 peak, const char *name, const guint64 *offsets, int n, guint64 
     }
 }
 
-static PvOffsetPlan *
+static PvArenaPlan *
 ref_plan (const PvBufferLife *b, int n, guint64 alignment)
 {
   static const struct {
@@ -272,7 +272,7 @@ ref_plan (const PvBufferLife *b, int n, guint64 alignment)
     { "largest area first", ref_by_area },
     { "earliest first", ref_by_start },
   };
-  PvOffsetPlan *plan = g_new0 (PvOffsetPlan, 1);
+  PvArenaPlan *plan = g_new0 (PvArenaPlan, 1);
   g_autofree guint64 *sizes = g_new (guint64, MAX (n, 1));
   g_autofree guint64 *jittered = g_new (guint64, MAX (n, 1));
   g_autofree guint64 *offsets = g_new0 (guint64, MAX (n, 1));
@@ -319,24 +319,24 @@ ref_plan (const PvBufferLife *b, int n, guint64 alignment)
 static gpointer
 packing_work (gpointer packing)
 {
-  pv_offset_packing_work (packing);
+  pv_arena_packing_work (packing);
   return NULL;
 }
 
 /* The plan packed by @n_threads threads at once (the caller and others). */
-static PvOffsetPlan *
+static PvArenaPlan *
 packed_by_threads (const PvBufferLife *b, int n, guint64 alignment, int n_threads)
 {
-  PvOffsetPacking *packing = pv_offset_packing_new (b, n, alignment);
+  PvArenaPacking *packing = pv_arena_packing_new (b, n, alignment);
   GThread *threads[4];
 
   g_assert (n_threads >= 1 && n_threads <= (int) G_N_ELEMENTS (threads) + 1);
   for (int t = 0; t < n_threads - 1; t++)
     threads[t] = g_thread_new ("packing", packing_work, packing);
-  pv_offset_packing_work (packing);
+  pv_arena_packing_work (packing);
   for (int t = 0; t < n_threads - 1; t++)
     g_thread_join (threads[t]);
-  return pv_offset_packing_finish (packing);
+  return pv_arena_packing_finish (packing);
 }
 
 /* Random buffer sets of every shape the packing indexes differently: short
@@ -355,9 +355,9 @@ test_matches_reference (void)
       gboolean few_sizes = g_rand_boolean (rand);
       guint64 alignment = 1u << g_rand_int_range (rand, 0, 7);
       g_autofree PvBufferLife *b = g_new (PvBufferLife, MAX (n, 1));
-      g_autoptr (PvOffsetPlan) plan = NULL;
-      g_autoptr (PvOffsetPlan) ref = NULL;
-      g_autoptr (PvOffsetPlan) shared = NULL;
+      g_autoptr (PvArenaPlan) plan = NULL;
+      g_autoptr (PvArenaPlan) ref = NULL;
+      g_autoptr (PvArenaPlan) shared = NULL;
 
       for (int i = 0; i < n; i++)
         {
@@ -366,7 +366,7 @@ test_matches_reference (void)
           b[i].last = b[i].first + g_rand_int_range (rand, 0, span);
           b[i].size = few_sizes ? (guint64) g_rand_int_range (rand, 0, 4) * 64 : (guint64) g_rand_int_range (rand, 0, 5000);
         }
-      plan = pv_offset_plan_new (b, n, alignment);
+      plan = pv_arena_plan_new (b, n, alignment);
       ref = ref_plan (b, n, alignment);
       g_assert_cmpuint (plan->peak_bytes, ==, ref->peak_bytes);
       g_assert_cmpuint (plan->load_bytes, ==, ref->load_bytes);

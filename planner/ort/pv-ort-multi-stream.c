@@ -41,7 +41,7 @@ typedef struct {
    * the last position of stream s among them. */
   int *upstream, *upstream_start, *n_upstream;
   int *reach;
-  PvArena *arena;         /* the sets' and lists' ids: they only grow, and go together */
+  PvBumpAlloc *arena;         /* the sets' and lists' ids: they only grow, and go together */
   NodeSet *consumers;     /* value_consumer_map, per OrtValue index */
   int *merge;             /* scratch for node_set_add_all */
   int merge_cap;
@@ -56,14 +56,14 @@ typedef struct {
 
 /* Room for @need ids in @ids (@n used, @cap there). */
 static int *
-grow_ids (PvArena *arena, int *ids, int n, int *cap, int need)
+grow_ids (PvBumpAlloc *arena, int *ids, int n, int *cap, int need)
 {
   int *grown;
 
   if (need <= *cap)
     return ids;
   *cap = MAX (need, MAX (4, *cap * 2));
-  grown = pv_arena_alloc (arena, sizeof (int) * (gsize) *cap);
+  grown = pv_bump_alloc (arena, sizeof (int) * (gsize) *cap);
   if (n > 0)
     memcpy (grown, ids, sizeof (int) * n);
   return grown;
@@ -233,7 +233,7 @@ collect_consumers (MultiStream *m)
         break;
       for (int i = 0; i < p->n_values; i++)
         total += m->consumers[i].cap;
-      block = pv_arena_alloc (m->arena, sizeof (int) * (gsize) MAX (total, 1));
+      block = pv_bump_alloc (m->arena, sizeof (int) * (gsize) MAX (total, 1));
       total = 0;
       for (int i = 0; i < p->n_values; i++)
         {
@@ -431,7 +431,7 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
   m.p = p;
   m.n_nodes = graph->n_nodes;
   m.n_streams = MAX (plan->n_streams, 1);
-  m.arena = pv_arena_new ();
+  m.arena = pv_bump_alloc_new ();
   build_dependence_graph (&m);
   collect_consumers (&m);
   m.reused = g_new0 (guint8, MAX (p->n_values, 1));
@@ -472,7 +472,7 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
         vp->reused_buffer = plan->values[vp->reused_buffer].reused_buffer;
     }
 
-  pv_arena_free (m.arena);
+  pv_bump_alloc_free (m.arena);
   g_free (m.waiting);
   g_free (m.consumers);
   g_free (m.merge);

@@ -1,4 +1,4 @@
-/* pv-offset-planner.h: byte offsets in one arena for buffers with known
+/* pv-arena-planner.h: byte offsets in one arena for buffers with known
  * lifetimes, and the lower bound any such plan must meet.
  *
  * Buffers are (size, first step, last step) triples, inclusive. Two buffers
@@ -24,22 +24,22 @@ typedef struct {
   guint64 peak_bytes;    /* arena size: max offset + aligned size */
   guint64 load_bytes;    /* lower bound (aligned sizes) */
   const char *ordering;  /* name of the ordering that won */
-} PvOffsetPlan;
+} PvArenaPlan;
 
 /* @alignment: power of two (64 by default in planviz). */
-PvOffsetPlan *pv_offset_plan_new (const PvBufferLife *buffers, int n, guint64 alignment);
-/* The same plan made by several threads: pv_offset_packing_new() sets the
- * orderings up; each thread that calls pv_offset_packing_work() packs the
+PvArenaPlan *pv_arena_plan_new (const PvBufferLife *buffers, int n, guint64 alignment);
+/* The same plan made by several threads: pv_arena_packing_new() sets the
+ * orderings up; each thread that calls pv_arena_packing_work() packs the
  * ones no other has taken, until none is left; once every call has
- * returned (at least one), pv_offset_packing_finish() frees @packing and
- * returns the plan pv_offset_plan_new() makes, whoever packed what.
+ * returned (at least one), pv_arena_packing_finish() frees @packing and
+ * returns the plan pv_arena_plan_new() makes, whoever packed what.
  * @buffers must outlive @packing. */
-typedef struct _PvOffsetPacking PvOffsetPacking;
-PvOffsetPacking *pv_offset_packing_new (const PvBufferLife *buffers, int n, guint64 alignment);
-void pv_offset_packing_work (PvOffsetPacking *packing);
-PvOffsetPlan *pv_offset_packing_finish (PvOffsetPacking *packing);
-void pv_offset_plan_free (PvOffsetPlan *plan);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOffsetPlan, pv_offset_plan_free)
+typedef struct _PvArenaPacking PvArenaPacking;
+PvArenaPacking *pv_arena_packing_new (const PvBufferLife *buffers, int n, guint64 alignment);
+void pv_arena_packing_work (PvArenaPacking *packing);
+PvArenaPlan *pv_arena_packing_finish (PvArenaPacking *packing);
+void pv_arena_plan_free (PvArenaPlan *plan);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvArenaPlan, pv_arena_plan_free)
 
 /* Max over steps of the summed sizes live at that step (sizes rounded up to
  * @alignment; pass 1 for raw bytes). */

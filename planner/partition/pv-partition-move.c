@@ -6,7 +6,6 @@
 
 #include "pv-json-doc.h"
 
-G_DEFINE_QUARK (pv-partition-error-quark, pv_partition_error)
 
 /* 1-based line and column (in characters) of byte @offset. */
 static void

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "pv-arena.h"
+#include "pv-bump-alloc.h"
 #include "pv-json-lexer.h"
 
 static void
@@ -28,7 +28,7 @@ void
 pv_json_doc_clear (PvJsonDoc *doc)
 {
   g_clear_pointer (&doc->containers, g_ptr_array_unref);
-  g_clear_pointer (&doc->arena, pv_arena_free);
+  g_clear_pointer (&doc->arena, pv_bump_alloc_free);
   g_clear_pointer (&doc->error, g_free);
   g_clear_pointer (&doc->ort_error, g_free);
 }
@@ -109,7 +109,7 @@ parse_fail (PvJsonDoc *doc, const PvJsonLexer *lx, PvJsonToken last, PvJsonToken
 static PvJsonValue *
 jval_new (PvJsonDoc *doc, PvJsonKind kind, gsize offset)
 {
-  PvJsonValue *v = pv_arena_alloc (doc->arena, sizeof (PvJsonValue));
+  PvJsonValue *v = pv_bump_alloc (doc->arena, sizeof (PvJsonValue));
 
   memset (v, 0, sizeof (PvJsonValue));
   v->kind = kind;
@@ -127,7 +127,7 @@ jval_new (PvJsonDoc *doc, PvJsonKind kind, gsize offset)
 static char *
 string_copy (PvJsonDoc *doc, const PvJsonLexer *lx)
 {
-  char *copy = pv_arena_alloc (doc->arena, lx->string_len + 1);
+  char *copy = pv_bump_alloc (doc->arena, lx->string_len + 1);
 
   memcpy (copy, lx->string, lx->string_len);
   copy[lx->string_len] = '\0';
@@ -137,7 +137,7 @@ string_copy (PvJsonDoc *doc, const PvJsonLexer *lx)
 static void
 add_key (PvJsonDoc *doc, PvJsonValue *obj, const PvJsonLexer *lx)
 {
-  PvJsonMember *m = pv_arena_alloc (doc->arena, sizeof (PvJsonMember));
+  PvJsonMember *m = pv_bump_alloc (doc->arena, sizeof (PvJsonMember));
 
   memset (m, 0, sizeof (PvJsonMember));
   m->key = string_copy (doc, lx);
@@ -156,7 +156,7 @@ pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
   gboolean skip = FALSE;
   PvJsonToken last;
 
-  doc->arena = pv_arena_new ();
+  doc->arena = pv_bump_alloc_new ();
   doc->containers = g_ptr_array_new_with_free_func (container_free);
   pv_json_lexer_init (&lx, text, len);
 

@@ -4,9 +4,10 @@
  * (it is cheap next to loading). */
 #pragma once
 
+#include "pv-arena-planner.h"
+#include "pv-error.h"
 #include "pv-kernel-table.h"
 #include "pv-model.h"
-#include "pv-offset-planner.h"
 #include "pv-ort-plan.h"
 #include "pv-partition-config.h"
 #include "pv-plan-checker.h"
@@ -18,14 +19,6 @@ G_BEGIN_DECLS
 
 #define PV_DEFAULT_ALIGNMENT 64
 
-#define PV_SESSION_ERROR (pv_session_error_quark ())
-
-typedef enum {
-  PV_SESSION_ERROR_NO_SUBGRAPH,     /* the (node, index) names no subgraph of the graph */
-  PV_SESSION_ERROR_NO_PARENT_PLAN,  /* ORT would not run the enclosing graph */
-} PvSessionError;
-
-GQuark pv_session_error_quark (void);
 
 typedef struct {
   GHashTable *bounds;            /* symbol -> gint64*, may be NULL */
@@ -73,7 +66,7 @@ typedef struct {
   PvCheckResult *slots_check;    /* NULL while deferred */
   char **unbound_symbols;        /* deferred: symbols to bind, sorted */
 
-  PvOffsetPlan *arena;           /* NULL while deferred */
+  PvArenaPlan *arena;           /* NULL while deferred */
   int *arena_values;             /* buffer index -> value id */
   int n_arena_values;
   PvCheckResult *arena_check;
@@ -87,7 +80,7 @@ typedef struct {
   PvSchedule *schedule;          /* simulation of the ORT execution plan */
   guint64 *value_bytes;          /* value id -> bytes when known (0 otherwise) */
   PvCheckResult *ort_check;      /* the checker on ORT's allocation plan */
-  PvOffsetPlan *ort_arena;       /* ORT's Allocate buffers packed in one arena */
+  PvArenaPlan *ort_arena;       /* ORT's Allocate buffers packed in one arena */
   int *ort_arena_values;         /* buffer index -> root value id */
   int n_ort_arena_values;
   guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */

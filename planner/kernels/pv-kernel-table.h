@@ -32,17 +32,9 @@
 
 #include <glib.h>
 
+#include "pv-error.h"
 G_BEGIN_DECLS
 
-#define PV_KERNEL_TABLE_ERROR (pv_kernel_table_error_quark ())
-
-typedef enum {
-  PV_KERNEL_TABLE_ERROR_IO,      /* the file cannot be read */
-  PV_KERNEL_TABLE_ERROR_SYNTAX,  /* not JSON */
-  PV_KERNEL_TABLE_ERROR_INVALID, /* JSON, but not a kernel table */
-} PvKernelTableError;
-
-GQuark pv_kernel_table_error_quark (void);
 
 /* The "since" upper bound that means "and every later opset". */
 #define PV_KERNEL_OPSET_MAX G_MAXINT

@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "pv-arena.h"
+#include "pv-bump-alloc.h"
 #include "pv-error.h"
 
 static int
@@ -288,16 +288,16 @@ build_node_lists (PvGraph *graph)
   int n = graph->n_nodes, n_io = 0, n_uses = 0, at = 0;
 
   if (graph->arena == NULL)
-    graph->arena = pv_arena_new ();
+    graph->arena = pv_bump_alloc_new ();
   for (int k = 0; k < n; k++)
     {
       n_uses += graph->nodes[k].n_inputs + graph->nodes[k].n_implicit_inputs;
       n_io += graph->nodes[k].n_inputs + graph->nodes[k].n_implicit_inputs + graph->nodes[k].n_outputs;
     }
-  graph->node_io_at = pv_arena_alloc (graph->arena, sizeof (int) * (3 * n + 1));
-  graph->node_io = pv_arena_alloc (graph->arena, sizeof (int) * MAX (n_io, 1));
-  graph->node_producers_start = pv_arena_alloc (graph->arena, sizeof (int) * (n + 1));
-  graph->node_producers = pv_arena_alloc (graph->arena, sizeof (int) * MAX (n_uses, 1));
+  graph->node_io_at = pv_bump_alloc (graph->arena, sizeof (int) * (3 * n + 1));
+  graph->node_io = pv_bump_alloc (graph->arena, sizeof (int) * MAX (n_io, 1));
+  graph->node_producers_start = pv_bump_alloc (graph->arena, sizeof (int) * (n + 1));
+  graph->node_producers = pv_bump_alloc (graph->arena, sizeof (int) * MAX (n_uses, 1));
   for (int k = 0; k < n; k++)
     {
       const PvNode *node = &graph->nodes[k];

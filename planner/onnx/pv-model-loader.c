@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "onnx-subset.pb-c.h"
-#include "pv-arena.h"
+#include "pv-bump-alloc.h"
 #include "pv-element-type.h"
 #include "pv-error.h"
 #include "pv-graph-order.h"
@@ -95,7 +95,7 @@ describe_node (const Onnx__NodeProto *np, int position)
 /* ---- types ---- */
 
 static void
-type_from_shape (Loader *ld, PvArena *arena, PvType *type, const Onnx__TensorShapeProto *shape)
+type_from_shape (Loader *ld, PvBumpAlloc *arena, PvType *type, const Onnx__TensorShapeProto *shape)
 {
   if (shape == NULL)
     {
@@ -103,7 +103,7 @@ type_from_shape (Loader *ld, PvArena *arena, PvType *type, const Onnx__TensorSha
       return;
     }
   type->rank = (int) shape->n_dim;
-  type->dims = pv_arena_alloc (arena, sizeof (PvDim) * MAX (shape->n_dim, 1));
+  type->dims = pv_bump_alloc (arena, sizeof (PvDim) * MAX (shape->n_dim, 1));
   memset (type->dims, 0, sizeof (PvDim) * MAX (shape->n_dim, 1));
   for (size_t i = 0; i < shape->n_dim; i++)
     {
@@ -125,7 +125,7 @@ type_from_shape (Loader *ld, PvArena *arena, PvType *type, const Onnx__TensorSha
 }
 
 static void
-type_from_proto (Loader *ld, PvArena *arena, PvType *type, const Onnx__TypeProto *tp, int depth)
+type_from_proto (Loader *ld, PvBumpAlloc *arena, PvType *type, const Onnx__TypeProto *tp, int depth)
 {
   type->rank = -1;
   if (tp == NULL || depth > 8)
@@ -165,24 +165,24 @@ type_from_proto (Loader *ld, PvArena *arena, PvType *type, const Onnx__TypeProto
 }
 
 static void
-type_copy (PvArena *arena, PvType *dst, const PvType *src)
+type_copy (PvBumpAlloc *arena, PvType *dst, const PvType *src)
 {
   *dst = *src;
   dst->dims = NULL;
   if (src->rank > 0)
     {
-      dst->dims = pv_arena_alloc (arena, sizeof (PvDim) * src->rank);
+      dst->dims = pv_bump_alloc (arena, sizeof (PvDim) * src->rank);
       memcpy (dst->dims, src->dims, sizeof (PvDim) * src->rank);
     }
 }
 
 static void
-type_from_tensor (PvArena *arena, PvType *type, const PvTensor *tensor)
+type_from_tensor (PvBumpAlloc *arena, PvType *type, const PvTensor *tensor)
 {
   type->kind = PV_TYPE_TENSOR;
   type->elem_type = tensor->elem_type;
   type->rank = tensor->n_dims;
-  type->dims = pv_arena_alloc (arena, sizeof (PvDim) * MAX (tensor->n_dims, 1));
+  type->dims = pv_bump_alloc (arena, sizeof (PvDim) * MAX (tensor->n_dims, 1));
   memset (type->dims, 0, sizeof (PvDim) * MAX (tensor->n_dims, 1));
   for (int i = 0; i < tensor->n_dims; i++)
     {
@@ -334,7 +334,7 @@ add_value (GraphBuild *gb, const char *name, guint flags)
 static int *
 graph_ints (GraphBuild *gb, int n)
 {
-  int *ints = pv_arena_alloc (gb->graph->arena, sizeof (int) * MAX (n, 1));
+  int *ints = pv_bump_alloc (gb->graph->arena, sizeof (int) * MAX (n, 1));
   memset (ints, 0, sizeof (int) * MAX (n, 1));
   return ints;
 }
@@ -720,7 +720,7 @@ connect_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
         }
 
       node->n_attrs = (int) np->n_attribute;
-      node->attrs = pv_arena_alloc (gb->graph->arena, sizeof (PvAttribute) * MAX (np->n_attribute, 1));
+      node->attrs = pv_bump_alloc (gb->graph->arena, sizeof (PvAttribute) * MAX (np->n_attribute, 1));
       memset (node->attrs, 0, sizeof (PvAttribute) * MAX (np->n_attribute, 1));
       for (size_t a = 0; a < np->n_attribute; a++)
         {
@@ -742,7 +742,7 @@ connect_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
             g_ptr_array_add (subgraphs, node->attrs[a].graphs[k]);
         }
       node->n_subgraphs = (int) subgraphs->len;
-      node->subgraphs = pv_arena_alloc (gb->graph->arena, sizeof (PvGraph *) * MAX (subgraphs->len, 1));
+      node->subgraphs = pv_bump_alloc (gb->graph->arena, sizeof (PvGraph *) * MAX (subgraphs->len, 1));
       if (subgraphs->len > 0)
         memcpy (node->subgraphs, subgraphs->pdata, sizeof (PvGraph *) * subgraphs->len);
       g_ptr_array_unref (subgraphs);
@@ -833,7 +833,7 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
   graph->strings = ld->strings;
   graph->owns_strings = parent == NULL;
   graph->value_by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  graph->arena = pv_arena_new ();
+  graph->arena = pv_bump_alloc_new ();
   gb.graph = graph;
   if (parent && graph->depth > PV_MAX_GRAPH_DEPTH)
     {
@@ -1012,7 +1012,7 @@ load_model (const guint8 *data, gsize len, const char *display_name, ReleaseByte
 {
   Loader ld = { display_name, NULL, NULL };
   g_autoptr (PvModel) model = NULL;
-  g_autoptr (PvArena) arena = pv_arena_new ();
+  g_autoptr (PvBumpAlloc) arena = pv_bump_alloc_new ();
   ProtobufCAllocator allocator;
   Onnx__ModelProto *mp = NULL;
   PvGraph *graph;
@@ -1025,7 +1025,7 @@ load_model (const guint8 *data, gsize len, const char *display_name, ReleaseByte
   if (!unpack_failure (display_name, data, len, error))
     goto fail;
   /* The message tree lives in the arena and goes with it. */
-  pv_arena_protobuf_allocator (arena, &allocator);
+  pv_bump_alloc_protobuf_allocator (arena, &allocator);
   mp = onnx__model_proto__unpack (&allocator, len, data);
   if (mp == NULL)
     {
@@ -1089,7 +1089,7 @@ pv_model_load_from_file (const char *path, GError **error)
 PvTensor *
 pv_tensor_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error)
 {
-  g_autoptr (PvArena) arena = pv_arena_new ();
+  g_autoptr (PvBumpAlloc) arena = pv_bump_alloc_new ();
   ProtobufCAllocator allocator;
   PvProtoScanResult scan;
   Onnx__TensorProto *tp;
@@ -1101,7 +1101,7 @@ pv_tensor_load_from_bytes (const guint8 *data, gsize len, const char *display_na
       pv_proto_scan_result_clear (&scan);
       return NULL;
     }
-  pv_arena_protobuf_allocator (arena, &allocator);
+  pv_bump_alloc_protobuf_allocator (arena, &allocator);
   tp = onnx__tensor_proto__unpack (&allocator, len, data);
   if (tp == NULL)
     {

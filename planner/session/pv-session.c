@@ -7,7 +7,6 @@
 #include "pv-kernel-adapter.h"
 #include "pv-value-aliases.h"
 
-G_DEFINE_QUARK (pv-session-error-quark, pv_session_error)
 
 const char *
 pv_session_stage_name (PvSessionStage stage)
@@ -40,7 +39,7 @@ pv_session_free (PvSession *session)
   pv_slot_plan_free (session->slots);
   pv_check_result_free (session->slots_check);
   g_strfreev (session->unbound_symbols);
-  pv_offset_plan_free (session->arena);
+  pv_arena_plan_free (session->arena);
   g_free (session->arena_values);
   pv_check_result_free (session->arena_check);
   pv_partition_check_free (session->partition_check);
@@ -50,7 +49,7 @@ pv_session_free (PvSession *session)
   pv_schedule_free (session->schedule);
   g_free (session->value_bytes);
   pv_check_result_free (session->ort_check);
-  pv_offset_plan_free (session->ort_arena);
+  pv_arena_plan_free (session->ort_arena);
   g_free (session->ort_arena_values);
   g_free (session);
 }
@@ -345,7 +344,7 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvHappensBe
       buffers[s->n_arena_values] = (PvBufferLife) { s->slots->bytes[v], live->def[v], live->use_end[v] };
       s->arena_values[s->n_arena_values++] = v;
     }
-  s->arena = pv_offset_plan_new (buffers, s->n_arena_values, alignment);
+  s->arena = pv_arena_plan_new (buffers, s->n_arena_values, alignment);
   s->load_bytes = pv_buffers_load (buffers, s->n_arena_values, 1);
   stage_done (s, PV_SESSION_STAGE_ARENA, &lap);
   for (int v = 0; v < g->n_values; v++)
@@ -367,7 +366,7 @@ typedef struct {
   const PvHappensBefore *order;  /* NULL: the check makes it from schedule */
   const PvPlacement *place;
   const guint64 *need;
-  PvOffsetPacking *packing;
+  PvArenaPacking *packing;
   gint check_taken;              /* atomic */
 } OrtWork;
 
@@ -420,7 +419,7 @@ run_job (gpointer data)
     case JOB_ORT_ARENA:
       {
         gint64 lap = g_get_monotonic_time ();
-        pv_offset_packing_work (job->ort->packing);
+        pv_arena_packing_work (job->ort->packing);
         stage_done (job->s, PV_SESSION_STAGE_ORT_ARENA, &lap);
         take_ort_check (job->s, job->g, job->ort);
       }
@@ -520,7 +519,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       ort_placements (s, g, ort_place, ort_need);
       ort_arena_buffers (s, g, ort_place, live, ort_buffers);
       ort_work.order = order;
-      ort_work.packing = pv_offset_packing_new ((const PvBufferLife *) ort_buffers->data, (int) ort_buffers->len,
+      ort_work.packing = pv_arena_packing_new ((const PvBufferLife *) ort_buffers->data, (int) ort_buffers->len,
                                                 options && options->alignment ? options->alignment
                                                                               : PV_DEFAULT_ALIGNMENT);
       job_start (&ort_arena);
@@ -551,9 +550,9 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   if (s->ort)
     {
       take_ort_check (s, g, &ort_work);
-      pv_offset_packing_work (ort_work.packing);
+      pv_arena_packing_work (ort_work.packing);
       job_finish (&ort_arena);
-      s->ort_arena = pv_offset_packing_finish (ort_work.packing);
+      s->ort_arena = pv_arena_packing_finish (ort_work.packing);
     }
   g_free (sizes.kind);
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;

@@ -98,6 +98,34 @@ step_kind_name (PvOrtStepKind kind)
     }
 }
 
+/* Every node of ORT's plan by NodeIndex: its name in a partition config,
+ * op type, stream and outputs (OrtValue indices, null for an omitted one),
+ * so that a node's allocations can be matched with ORT's profile, which
+ * names nodes by NodeIndex. */
+static void
+ort_nodes_json (cJSON *root, const PvSession *s)
+{
+  const PvGraph *g = s->graph;
+  cJSON *nodes = cJSON_AddArrayToObject (root, "nodes");
+
+  for (int n = 0; n < g->n_nodes; n++)
+    {
+      const PvNode *node = &g->nodes[n];
+      cJSON *item = cJSON_CreateObject ();
+      cJSON *outputs = cJSON_AddArrayToObject (item, "outputs");
+      cJSON_AddNumberToObject (item, "index", n);
+      cJSON_AddStringToObject (item, "name", node->name);
+      cJSON_AddStringToObject (item, "op", node->op_type);
+      cJSON_AddNumberToObject (item, "stream", s->ort->node_stream[n]);
+      for (int k = 0; k < node->n_outputs; k++)
+        if (node->outputs[k] >= 0 && g->values[node->outputs[k]].ort_index >= 0)
+          cJSON_AddItemToArray (outputs, cJSON_CreateNumber (g->values[node->outputs[k]].ort_index));
+        else
+          cJSON_AddItemToArray (outputs, cJSON_CreateNull ());
+      cJSON_AddItemToArray (nodes, item);
+    }
+}
+
 /* ONNX Runtime's plan: values by OrtValue index, streams and steps, the
  * deallocation plan (issue #4's schema). */
 static void
@@ -169,6 +197,7 @@ ort_plan_json (cJSON *root, const PvSession *s)
       }
   for (int i = 0; plan->notes && plan->notes[i]; i++)
     cJSON_AddItemToArray (notes, cJSON_CreateString (plan->notes[i]));
+  ort_nodes_json (root, s);
 }
 
 char *

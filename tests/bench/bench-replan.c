@@ -4,8 +4,9 @@
  * built from the session. The model is loaded once, and as in the window
  * the shape inference of the model and its bounds is made once and shared
  * by every re-plan (a partition edit does not change it).
- *   bench-replan MODEL.onnx [RUNS]
- * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams, and what
+ *   bench-replan MODEL.onnx [RUNS [CONFIG.json...]]
+ * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams (round-robin)
+ * and for each CONFIG given, and what
  * freeing a session and its timeline costs (the main thread does that when
  * a newer plan replaces them), then the median of each stage. */
 #include <stdio.h>
@@ -54,6 +55,69 @@ round_robin_config (const PvGraph *g, int n_streams)
   return pv_partition_config_to_json (g, config, TRUE);
 }
 
+/* @runs re-plans of @text (named @label in the report); FALSE when it
+ * gives no valid plan. */
+static gboolean
+bench_config (const PvModel *model, const PvKernelTable *kernels, PvSessionOptions *options, const char *text,
+              const char *label, int runs)
+{
+  g_autofree double *session_ms = g_new (double, runs);
+  g_autofree double *total_ms = g_new (double, runs);
+  g_autofree double *free_ms = g_new (double, runs);
+  g_autofree double *stage_ms = g_new (double, (gsize) runs * PV_SESSION_N_STAGES);
+  g_autoptr (GError) error = NULL;
+  int n_streams = 0;
+
+  options->partition_text = text;
+  options->partition_len = strlen (text);
+  for (int r = 0; r < runs; r++)
+    {
+      gint64 t0 = g_get_monotonic_time (), t1, t2;
+      PvSession *session = pv_session_new (model, kernels, options, &error);
+      PvTimelineSource source;
+      PvTimelineModel *timeline;
+
+      if (session == NULL || session->ort == NULL ||
+          (session->partition_check && pv_partition_check_has_errors (session->partition_check)))
+        {
+          g_printerr ("%s: no valid plan (%s)\n", label,
+                      session ? (session->ort_error ? session->ort_error : "config has errors") : error->message);
+          return FALSE;
+        }
+      t1 = g_get_monotonic_time ();
+      pv_timeline_source_init_from_session (&source, session);
+      timeline = pv_timeline_model_new (&source);
+      t2 = g_get_monotonic_time ();
+      n_streams = session->ort->n_streams;
+      for (int st = 0; st < PV_SESSION_N_STAGES; st++)
+        stage_ms[st * runs + r] = session->stage_ms[st];
+      pv_timeline_model_unref (timeline);
+      pv_session_free (session);
+      session_ms[r] = (t1 - t0) / 1000.0;
+      total_ms[r] = (t2 - t0) / 1000.0;
+      free_ms[r] = (g_get_monotonic_time () - t2) / 1000.0;
+    }
+  {
+    g_autofree char *what = g_strdup_printf ("session, %s", label);
+    report (what, session_ms, runs);
+    g_free (what);
+    what = g_strdup_printf ("session + timeline, %s", label);
+    report (what, total_ms, runs);
+    g_free (what);
+    what = g_strdup_printf ("free, %s", label);
+    report (what, free_ms, runs);
+  }
+  printf ("  %d ORT stream%s; median per stage:", n_streams, n_streams == 1 ? "" : "s");
+  for (int st = 0; st < PV_SESSION_N_STAGES; st++)
+    {
+      double *ms = stage_ms + st * runs;
+      qsort (ms, runs, sizeof (double), compare_doubles);
+      printf ("%s %s %.2f", st ? "," : "", pv_session_stage_name (st), ms[runs / 2]);
+    }
+  printf (" ms\n");
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -69,7 +133,7 @@ main (int argc, char **argv)
 
   if (argc < 2 || runs < 1)
     {
-      g_printerr ("usage: bench-replan MODEL.onnx [RUNS]\n");
+      g_printerr ("usage: bench-replan MODEL.onnx [RUNS [CONFIG.json...]]\n");
       return 2;
     }
   /* As planviz does. */
@@ -105,61 +169,21 @@ main (int argc, char **argv)
   for (int n_streams = 1; n_streams <= 4; n_streams++)
     {
       g_autofree char *text = round_robin_config (model->graph, n_streams);
-      g_autofree double *session_ms = g_new (double, runs);
-      g_autofree double *total_ms = g_new (double, runs);
-      g_autofree double *free_ms = g_new (double, runs);
-      g_autofree double *stage_ms = g_new (double, (gsize) runs * PV_SESSION_N_STAGES);
-      g_autofree char *label = NULL;
-
-      options.partition_text = text;
-      options.partition_len = strlen (text);
-      for (int r = 0; r < runs; r++)
+      g_autofree char *label = g_strdup_printf ("%d stream%s", n_streams, n_streams > 1 ? "s" : "");
+      if (!bench_config (model, kernels, &options, text, label, runs))
+        return 1;
+    }
+  for (int i = 3; i < argc; i++)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *label = g_path_get_basename (argv[i]);
+      if (!g_file_get_contents (argv[i], &text, NULL, &error))
         {
-          gint64 t0 = g_get_monotonic_time (), t1, t2;
-          PvSession *session = pv_session_new (model, kernels, &options, &error);
-          PvTimelineSource source;
-          PvTimelineModel *timeline;
-
-          if (session == NULL || session->ort == NULL ||
-              (session->partition_check && pv_partition_check_has_errors (session->partition_check)))
-            {
-              g_printerr ("%d streams: no valid plan (%s)\n", n_streams,
-                          session ? (session->ort_error ? session->ort_error : "config has errors") : error->message);
-              return 1;
-            }
-          t1 = g_get_monotonic_time ();
-          pv_timeline_source_init_from_session (&source, session);
-          timeline = pv_timeline_model_new (&source);
-          t2 = g_get_monotonic_time ();
-          if (r == 0 && session->ort->n_streams != n_streams)
-            {
-              g_printerr ("%d streams asked, ORT plans %d\n", n_streams, session->ort->n_streams);
-              return 1;
-            }
-          for (int st = 0; st < PV_SESSION_N_STAGES; st++)
-            stage_ms[st * runs + r] = session->stage_ms[st];
-          pv_timeline_model_unref (timeline);
-          pv_session_free (session);
-          session_ms[r] = (t1 - t0) / 1000.0;
-          total_ms[r] = (t2 - t0) / 1000.0;
-          free_ms[r] = (g_get_monotonic_time () - t2) / 1000.0;
+          g_printerr ("%s\n", error->message);
+          return 1;
         }
-      label = g_strdup_printf ("session, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
-      report (label, session_ms, runs);
-      g_free (label);
-      label = g_strdup_printf ("session + timeline, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
-      report (label, total_ms, runs);
-      g_free (label);
-      label = g_strdup_printf ("free, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
-      report (label, free_ms, runs);
-      printf ("  median per stage:");
-      for (int st = 0; st < PV_SESSION_N_STAGES; st++)
-        {
-          double *ms = stage_ms + st * runs;
-          qsort (ms, runs, sizeof (double), compare_doubles);
-          printf ("%s %s %.2f", st ? "," : "", pv_session_stage_name (st), ms[runs / 2]);
-        }
-      printf (" ms\n");
+      if (!bench_config (model, kernels, &options, text, label, runs))
+        return 1;
     }
   return 0;
 }

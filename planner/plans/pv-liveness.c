@@ -12,35 +12,28 @@ pv_liveness_free (PvLiveness *liveness)
   g_free (liveness);
 }
 
-/* The owner behind @v, following views; -1 when @v is not planned here. */
-static int
-find_root (const PvGraph *graph, const int *view_source, int *root, int v)
+PvLiveness *
+pv_liveness_copy (const PvLiveness *liveness)
 {
-  int depth = 0;
+  PvLiveness *copy = g_memdup2 (liveness, sizeof *liveness);
+  gsize n = (gsize) MAX (liveness->n_values, 1) * sizeof (int);
 
-  while (root[v] == -2)  /* not resolved yet: a view */
-    {
-      int source = view_source[v];
-      if (source < 0 || ++depth > graph->n_values)
-        return -1;
-      if (root[source] != -2)
-        {
-          root[v] = root[source];
-          break;
-        }
-      v = source;
-    }
-  return root[v];
+  copy->root = g_memdup2 (liveness->root, n);
+  copy->def = g_memdup2 (liveness->def, n);
+  copy->use_end = g_memdup2 (liveness->use_end, n);
+  copy->owners = g_memdup2 (liveness->owners, n);
+  return copy;
 }
 
 PvLiveness *
-pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs)
+pv_liveness_new (const PvGraph *graph, const int *view_root, gboolean include_graph_inputs)
 {
   PvLiveness *live = g_new0 (PvLiveness, 1);
   int n = graph->n_values, last_step = graph->n_nodes - 1;
   g_autofree int *order_pos = NULL, *step_begin = NULL, *fill = NULL;
 
   live->n_values = n;
+  live->include_graph_inputs = include_graph_inputs;
   live->n_steps = graph->n_nodes;
   live->root = g_new (int, MAX (n, 1));
   live->def = g_new (int, MAX (n, 1));
@@ -50,7 +43,7 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
   for (int v = 0; v < n; v++)
     {
       const PvValue *value = &graph->values[v];
-      gboolean view = view_source && view_source[v] >= 0 && value->producer >= 0;
+      gboolean view = view_root && view_root[v] != v && value->producer >= 0;
       live->def[v] = live->use_end[v] = -1;
       if (value->flags & (PV_VALUE_INITIALIZER | PV_VALUE_OUTER_SCOPE))
         live->root[v] = -1;
@@ -61,10 +54,11 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
       else
         live->root[v] = view ? -2 : v;
     }
-  /* Views resolve to their first owner (or to nothing). */
+  /* Views resolve to the owner at the end of their chain (or to nothing:
+   * a view of a weight, of an excluded input, or a cycle). */
   for (int v = 0; v < n; v++)
     if (live->root[v] == -2)
-      live->root[v] = find_root (graph, view_source, live->root, v);
+      live->root[v] = live->root[view_root[v]] == view_root[v] ? view_root[v] : -1;
 
   /* Owners: graph inputs first (live from the start), then in step order. */
   for (int v = 0; v < n; v++)

@@ -1,9 +1,9 @@
 /* Times a re-plan as the window does one after a partition edit: the config
- * text checked and every plan made (pv_session_new: ORT's plan, the slot and
- * arena planners, the schedule and the checks), then the timeline records
- * built from the session. The model is loaded once, and as in the window
- * the shape inference of the model and its bounds is made once and shared
- * by every re-plan (a partition edit does not change it).
+ * text checked and every plan made on the session basis (pv_session_new_on_basis:
+ * ORT's plan, the slot and arena planners, the schedule and the checks), then
+ * the timeline records built from the session. The model is loaded and its
+ * basis (shape inference, kernel maps, sizes, lifetimes) made once, as in
+ * the window: a partition edit does not change them.
  *   bench-replan MODEL.onnx [RUNS [CONFIG.json...]]
  * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams (round-robin)
  * and for each CONFIG given, and what
@@ -58,8 +58,7 @@ round_robin_config (const PvGraph *g, int n_streams)
 /* @runs re-plans of @text (named @label in the report); FALSE when it
  * gives no valid plan. */
 static gboolean
-bench_config (const PvModel *model, const PvKernelTable *kernels, PvSessionOptions *options, const char *text,
-              const char *label, int runs)
+bench_config (PvSessionBasis *basis, PvSessionOptions *options, const char *text, const char *label, int runs)
 {
   g_autofree double *session_ms = g_new (double, runs);
   g_autofree double *total_ms = g_new (double, runs);
@@ -73,7 +72,7 @@ bench_config (const PvModel *model, const PvKernelTable *kernels, PvSessionOptio
   for (int r = 0; r < runs; r++)
     {
       gint64 t0 = g_get_monotonic_time (), t1, t2;
-      PvSession *session = pv_session_new (model, kernels, options, &error);
+      PvSession *session = pv_session_new_on_basis (basis, options, NULL, &error);
       PvTimelineSource source;
       PvTimelineModel *timeline;
 
@@ -125,11 +124,11 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvKernelTable) kernels = NULL;
-  g_autoptr (PvSession) probe = NULL;
-  g_autoptr (PvSession) shaped = NULL;
+  g_autoptr (PvSessionBasis) probe = NULL;
+  g_autoptr (PvSessionBasis) basis = NULL;
   g_autoptr (GHashTable) bounds = g_hash_table_new (g_str_hash, g_str_equal);
   PvSessionOptions options = { 0 };
-  gint64 one = 1;
+  gint64 one = 1, t0;
 
   if (argc < 2 || runs < 1)
     {
@@ -147,30 +146,27 @@ main (int argc, char **argv)
     }
   printf ("%s: %d nodes, %d values\n", argv[1], model->graph->n_nodes, model->graph->n_values);
 
-  /* As the window does: every symbol sizes depend on bound to 1. */
-  options.registry = PV_REGISTRY_CPU;
-  probe = pv_session_new (model, kernels, &options, &error);
+  /* As the window does: the basis once (inference, maps, lifetimes), every
+   * symbol sizes depend on bound to 1; each edit re-plans on it. */
+  t0 = g_get_monotonic_time ();
+  probe = pv_session_basis_new (model, kernels, NULL, NULL, &error);
   if (probe == NULL)
     {
       g_printerr ("%s\n", error->message);
       return 1;
     }
-  for (int i = 0; probe->unbound_symbols && probe->unbound_symbols[i]; i++)
+  for (int i = 0; probe->unbound_symbols[i]; i++)
     g_hash_table_insert (bounds, probe->unbound_symbols[i], &one);
-  options.bounds = bounds;
-  shaped = pv_session_new (model, kernels, &options, &error);
-  if (shaped == NULL)
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-  options.shapes = shaped->shapes;
+  basis = pv_session_basis_new_with_bounds (probe, bounds);
+  printf ("%-32s %8.2f ms (inference, maps, lifetimes; bounds %.2f ms)\n", "basis", (g_get_monotonic_time () - t0) / 1000.0,
+          basis->stage_ms);
+  options.registry = PV_REGISTRY_CPU;
 
   for (int n_streams = 1; n_streams <= 4; n_streams++)
     {
       g_autofree char *text = round_robin_config (model->graph, n_streams);
       g_autofree char *label = g_strdup_printf ("%d stream%s", n_streams, n_streams > 1 ? "s" : "");
-      if (!bench_config (model, kernels, &options, text, label, runs))
+      if (!bench_config (basis, &options, text, label, runs))
         return 1;
     }
   for (int i = 3; i < argc; i++)
@@ -182,7 +178,7 @@ main (int argc, char **argv)
           g_printerr ("%s\n", error->message);
           return 1;
         }
-      if (!bench_config (model, kernels, &options, text, label, runs))
+      if (!bench_config (basis, &options, text, label, runs))
         return 1;
     }
   return 0;

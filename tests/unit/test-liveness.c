@@ -4,6 +4,7 @@
 #include "pv-random-graph.h"
 #include "pv-test-model.h"
 #include "pv-test-seed.h"
+#include "pv-value-aliases.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
@@ -146,7 +147,8 @@ test_matches_walk (void)
       g_autofree int *count = g_new0 (int, k);
       g_autofree int (*edges)[2] = g_malloc (sizeof (int[2]) * MAX (n_edges, 1));
       g_autoptr (PvHappensBefore) hb = NULL;
-      PvLiveness *live = pv_liveness_new (g, views, inputs);
+      g_autofree int *roots = pv_value_view_roots (views, g->n_values);
+      PvLiveness *live = pv_liveness_new (g, roots, inputs);
       Reference ref = reference_liveness (g, views, inputs);
 
       assert_same (live, &ref, g->n_values);

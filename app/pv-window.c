@@ -155,10 +155,11 @@ document_loaded_cb (PvWindow *self, PvDocument *document)
   update_page (self);
 }
 
+/* The timeline itself follows the subgraph navigation (nav_changed_cb in
+ * pv-window-subgraph.c), which every plan-changed reaches. */
 static void
 document_plan_changed_cb (PvWindow *self, PvDocument *document)
 {
-  pv_timeline_view_set_model (self->timeline, _pv_window_shown_timeline (self));
   pv_timeline_view_set_dimmed (self->timeline, pv_document_get_stale (document));
   gtk_revealer_set_reveal_child (self->stale_revealer, pv_document_get_stale (document));
   gtk_label_set_text (self->stale_label,

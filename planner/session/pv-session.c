@@ -482,6 +482,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  s->planned_on = g_thread_self ();
   return g_steal_pointer (&s);
 }
 

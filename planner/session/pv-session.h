@@ -74,6 +74,7 @@ typedef struct {
   int n_ort_arena_values;
   guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */
   double plan_ms;                /* time spent planning and checking (the basis included when made here) */
+  gconstpointer planned_on;      /* the GThread that planned it: the window checks its plans come from a worker */
   double stage_ms[PV_SESSION_N_STAGES]; /* per stage (0 when skipped; value maps: 0 on a basis made
                                            before); stages run on two threads at once, so they may add
                                            up to more than plan_ms. ORT arena: until the second thread

@@ -480,10 +480,19 @@ _pv_document_dup_body_paths (PvDocument *self)
   return paths;
 }
 
+gboolean
+_pv_document_is_planning (PvDocument *self)
+{
+  /* A cancelled job still runs to its next stage, but nobody waits for it. */
+  gboolean running = self->plan_running != NULL && !g_cancellable_is_cancelled (self->plan_running->cancellable);
+
+  return running || self->replan_queued || self->bodies_queued;
+}
+
 void
 _pv_document_update_planning (PvDocument *self)
 {
-  gboolean planning = self->plan_running != NULL || self->replan_queued || self->bodies_queued;
+  gboolean planning = _pv_document_is_planning (self);
 
   if (self->planning == planning)
     return;

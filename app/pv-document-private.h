@@ -104,6 +104,7 @@ void             _pv_document_replan_bodies     (PvDocument *self);
 void             _pv_document_retire_for_load   (PvDocument *self,
                                                  PvModel    *model,
                                                  PvKernelTable *kernels);
+gboolean         _pv_document_is_planning       (PvDocument *self);
 void             _pv_document_update_planning   (PvDocument *self);
 /* The open bodies' paths (node name, attribute; no plans), level 1 first. */
 GPtrArray       *_pv_document_dup_body_paths    (PvDocument *self);

@@ -439,7 +439,7 @@ gboolean
 pv_document_get_planning (PvDocument *self)
 {
   g_return_val_if_fail (PV_IS_DOCUMENT (self), FALSE);
-  return self->plan_running != NULL || self->replan_queued || self->bodies_queued;
+  return _pv_document_is_planning (self);
 }
 
 const char *

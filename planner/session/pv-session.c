@@ -368,7 +368,7 @@ ort_check_schedule (const PvSession *s, int *node_position)
  * arena plan in @order (made here on one stream). */
 static void
 plan_slots_and_arena (PvSession *s, const PvSessionOptions *options, PvLiveness *live, PvHappensBefore **order,
-                      gboolean streams, gint64 *lap)
+                      gboolean streams, GCancellable *cancellable, gint64 *lap)
 {
   const PvGraph *g = s->graph;
 
@@ -380,10 +380,14 @@ plan_slots_and_arena (PvSession *s, const PvSessionOptions *options, PvLiveness 
       s->unbound_symbols = g_strdupv (s->basis->unbound_symbols);
       return;
     }
+  if (g_cancellable_is_cancelled (cancellable))
+    return;
   if (*order == NULL)
     *order = pv_happens_before_new (g, NULL, NULL, NULL, 0);
   progress (options, PV_SESSION_STAGE_SLOTS_CHECK);
   check_slots (s, g, *order);
+  if (g_cancellable_is_cancelled (cancellable))
+    return;
   progress (options, PV_SESSION_STAGE_ARENA);
   plan_arena (s, g, options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT, *order);
   /* With streams, the bound is what the simulated run holds at once. */
@@ -460,11 +464,12 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       /* The slot stage counts the happens-before above, not the run. */
       stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
       progress (options, PV_SESSION_STAGE_SCHEDULE);
-      schedule_ort (s, g, options, s->basis->bounds);
+      if (!g_cancellable_is_cancelled (cancellable))
+        schedule_ort (s, g, options, s->basis->bounds);
       lap = g_get_monotonic_time ();
     }
   if (!g_cancellable_is_cancelled (cancellable))
-    plan_slots_and_arena (s, options, live, &order, streams, &lap);
+    plan_slots_and_arena (s, options, live, &order, streams, cancellable, &lap);
   else
     pv_liveness_free (live);
   /* Then this line helps with what is left of ORT's arena (a cancelled
@@ -476,6 +481,8 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
           take_ort_check (s, g, &ort_work);
           pv_arena_packing_work (ort_work.packing);
         }
+      else
+        pv_arena_packing_abandon (ort_work.packing);
       job_finish (&ort_arena);
       s->ort_arena = pv_arena_packing_finish (ort_work.packing);
     }

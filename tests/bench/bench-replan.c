@@ -55,6 +55,52 @@ round_robin_config (const PvGraph *g, int n_streams)
   return pv_partition_config_to_json (g, config, TRUE);
 }
 
+typedef struct {
+  PvSessionBasis *basis;
+  PvSessionOptions *options;
+  GCancellable *cancellable;
+  gint64 returned;
+} CancelRun;
+
+static gpointer
+cancel_run_thread (gpointer data)
+{
+  CancelRun *run = data;
+  g_autoptr (GError) error = NULL;
+  PvSession *session = pv_session_new_on_basis (run->basis, run->options, run->cancellable, &error);
+
+  run->returned = g_get_monotonic_time ();
+  pv_session_free (session);
+  return NULL;
+}
+
+/* How long a re-plan of @options takes to stop once cancelled: cancelled
+ * at 10%, 20%, … 90% of @median_ms, the time from the cancel to the
+ * planning call's return. */
+static void
+bench_cancel (PvSessionBasis *basis, PvSessionOptions *options, const char *label, double median_ms)
+{
+  double ms[9];
+
+  for (int i = 0; i < 9; i++)
+    {
+      CancelRun run = { basis, options, g_cancellable_new (), 0 };
+      GThread *thread = g_thread_new ("bench-cancel", cancel_run_thread, &run);
+      gint64 cancelled;
+
+      g_usleep ((gulong) (median_ms * 1000 * (i + 1) / 10));
+      cancelled = g_get_monotonic_time ();
+      g_cancellable_cancel (run.cancellable);
+      g_thread_join (thread);
+      ms[i] = run.returned > cancelled ? (run.returned - cancelled) / 1000.0 : 0;
+      g_object_unref (run.cancellable);
+    }
+  {
+    g_autofree char *what = g_strdup_printf ("cancel, %s", label);
+    report (what, ms, 9);
+  }
+}
+
 /* @runs re-plans of @text (named @label in the report); FALSE when it
  * gives no valid plan. */
 static gboolean
@@ -106,6 +152,7 @@ bench_config (PvSessionBasis *basis, PvSessionOptions *options, const char *text
     what = g_strdup_printf ("free, %s", label);
     report (what, free_ms, runs);
   }
+  bench_cancel (basis, options, label, session_ms[runs / 2]);
   printf ("  %d ORT stream%s; median per stage:", n_streams, n_streams == 1 ? "" : "s");
   for (int st = 0; st < PV_SESSION_N_STAGES; st++)
     {

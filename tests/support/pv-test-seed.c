@@ -61,7 +61,11 @@ pv_test_init (int *argc, char ***argv, guint32 fallback)
 
       memcpy (grown, *argv, sizeof (char *) * (gsize) *argc);
       grown[(*argc)++] = arg;
-      *argv = grown; /* lives as long as the program, as argv does */
+      /* Lives as long as the program, as argv does (held here, so that
+       * LeakSanitizer sees it reachable). */
+      static char **kept;
+      kept = grown;
+      *argv = kept;
       g_printerr ("# random seed %u (%s; PV_TEST_SEED=N repeats or changes it)\n", seed,
                   from_env ? "from PV_TEST_SEED" : "the test's fixed seed");
     }

@@ -7,7 +7,15 @@
  * partition text, a bound or the registry starts one (or, while one runs,
  * queues one to run right after it; only the plan of the latest inputs is
  * installed, the others are dropped). `plan-changed` is emitted on the main
- * thread when a plan is installed; `planning` is TRUE meanwhile.
+ * thread when a plan is installed; `planning` is TRUE meanwhile and
+ * `plan-stage` names the stage the worker is in. A newer change cancels
+ * the job in flight (it stops between stages); so does
+ * pv_document_cancel_plan(). Plans are made on a session basis (inference,
+ * kernel maps, sizes, lifetimes) kept across partition edits.
+ *
+ * Subgraph bodies opened with pv_document_open_body() are planned by the
+ * same worker, after the main graph, from its new plan session; they come
+ * with the next plan-changed. The main thread never plans.
  *
  * While the partition text is invalid (it has errors, or ONNX Runtime would
  * refuse it or crash on it) the document keeps the last valid plan as its
@@ -101,6 +109,46 @@ gboolean             pv_document_get_planning            (PvDocument           *
  * queued or running (waits for the one in flight, or plans on the spot);
  * for callers that read the plan next (export, save). */
 void                 pv_document_plan_now                (PvDocument           *self);
+/* What the planning worker is doing ("ORT plan"), NULL when idle. */
+const char          *pv_document_get_plan_stage          (PvDocument           *self);
+/* Stops the job in flight (between two of its stages) and what is queued:
+ * the plan shown stays, marked stale and cancelled, until the next change. */
+void                 pv_document_cancel_plan             (PvDocument           *self);
+/* TRUE after pv_document_cancel_plan() until a plan is installed. */
+gboolean             pv_document_get_cancelled           (PvDocument           *self);
+
+/* Opens body @subgraph_index of node @node of the deepest planned level
+ * (the main graph when no body is open); it is planned in the worker and
+ * shows in the next plan-changed. FALSE (nothing changed) when there is no
+ * such body or no plan to open it from. */
+gboolean             pv_document_open_body               (PvDocument           *self,
+                                                          int                   node,
+                                                          int                   subgraph_index,
+                                                          GError              **error);
+/* Keeps the first @depth bodies (0: back to the main graph). */
+void                 pv_document_close_bodies            (PvDocument           *self,
+                                                          guint                 depth);
+/* How many open bodies are planned (their levels, 1 first). */
+guint                pv_document_get_n_bodies            (PvDocument           *self);
+/* Level @depth >= 1: its session and timeline (NULL past the planned
+ * levels), and the owning node's name and the attribute of the level above
+ * (NULL past the open levels). */
+const PvSession     *pv_document_get_body_session        (PvDocument           *self,
+                                                          guint                 depth);
+PvTimelineModel     *pv_document_get_body_timeline       (PvDocument           *self,
+                                                          guint                 depth);
+const char          *pv_document_get_body_name           (PvDocument           *self,
+                                                          guint                 depth,
+                                                          const char          **attr);
+/* The planned level whose graph is @graph (the plan session for NULL or the
+ * main graph), NULL when none is: what a widget showing @graph's items
+ * reads them from. */
+const PvSession     *pv_document_find_session            (PvDocument           *self,
+                                                          const PvGraph        *graph);
+/* Why the planned levels stop short of what was opened (a body gone from a
+ * reloaded model, a parent ORT would not run), NULL otherwise. */
+const GError        *pv_document_get_body_error          (PvDocument           *self);
+
 /* How many times the document has installed a plan (loads and re-plans). */
 guint                pv_document_get_n_plans             (PvDocument           *self);
 

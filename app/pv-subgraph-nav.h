@@ -2,14 +2,12 @@
  *
  * Level 0 is the main graph (the document's plan session and timeline);
  * each further level is one If/Loop/Scan body opened from a node of the
- * level before, with a plan of its own made by
- * pv_session_new_for_subgraph() from the level above's session. Levels
- * are remembered by node name and attribute name, so that when the document
- * re-plans (partition edits, bounds, registry, a reload) every open body is
- * planned again from the document's new plan session; when a node is gone
- * (or the main graph has no plan) the navigation returns to the main graph
- * and says why in its notice. Emits `changed` whenever what it shows
- * changes. */
+ * level before. The document plans the open bodies in its worker, by node
+ * and attribute name, with every re-plan (partition edits, bounds,
+ * registry, a reload), from its new plan session; the navigation shows the
+ * deepest planned level and, when a level could not be planned again (its
+ * node is gone, ORT would not run the level above), says why in its
+ * notice. Emits `changed` whenever what it shows may have changed. */
 #pragma once
 
 #include "pv-document.h"
@@ -24,8 +22,9 @@ PvSubgraphNav   *pv_subgraph_nav_new          (PvDocument     *document);
 
 /* 0: the main graph. */
 guint            pv_subgraph_nav_get_depth    (PvSubgraphNav  *self);
-/* Opens subgraph @subgraph_index of node @node of the graph shown. On
- * failure nothing changes. */
+/* Opens subgraph @subgraph_index of node @node of the graph shown; it is
+ * shown once the document has planned it (`changed`). On failure nothing
+ * changes. */
 gboolean         pv_subgraph_nav_open         (PvSubgraphNav  *self,
                                                int             node,
                                                int             subgraph_index,

@@ -55,6 +55,9 @@ struct _PvWindow
   PvTimelineView *timeline;
   GtkRevealer *stale_revealer;
   GtkLabel *stale_label;
+  GtkRevealer *planning_revealer;
+  GtkSpinner *planning_spinner;
+  GtkLabel *planning_label;
   GtkWidget *side_pane;
   GtkStack *side_stack;
   PvPartitionEditor *editor;
@@ -67,6 +70,7 @@ struct _PvWindow
   GtkBox *recent_list;
 
   guint loading_delay;       /* shows the spinner page when loading is slow */
+  guint planning_delay;      /* shows the planning banner when a re-plan is slow */
   int side_pane_width;       /* what the side pane gets when first shown */
 
   guint close_confirmed : 1;
@@ -96,6 +100,16 @@ void _pv_window_confirm_then (PvWindow *self, PvPendingKind kind, GFile *file, G
  * runs the pending action. */
 void _pv_window_save_partition_interactive (PvWindow *self, gboolean choose);
 void _pv_window_run_pending (PvWindow *self);
+
+/* pv-window-progress.c: a re-plan that takes longer than
+ * PV_WINDOW_PLANNING_DELAY_MS shows a banner with its stage and a Cancel
+ * button (win.cancel-plan), and dims the timeline until it is done. */
+#define PV_WINDOW_PLANNING_DELAY_MS 150
+void _pv_window_class_progress_init (PvWindowClass *klass);
+void _pv_window_progress_init (PvWindow *self);
+void _pv_window_progress_dispose (PvWindow *self);
+/* The timeline is dimmed while the plan is stale or a slow re-plan runs. */
+void _pv_window_update_dimmed (PvWindow *self);
 
 /* pv-window-subgraph.c */
 void _pv_window_class_subgraph_init (PvWindowClass *klass);

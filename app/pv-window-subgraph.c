@@ -45,15 +45,20 @@ static void
 nav_changed_cb (PvWindow *self, PvSubgraphNav *nav)
 {
   guint depth = pv_subgraph_nav_get_depth (nav);
+  PvTimelineModel *shown = pv_timeline_view_get_model (self->timeline);
+  PvTimelineModel *timeline = pv_subgraph_nav_get_timeline (nav);
 
-  /* Selections are node ids of the graph shown before. */
-  pv_timeline_view_clear_selection (self->timeline);
-  pv_timeline_view_set_model (self->timeline, pv_subgraph_nav_get_timeline (nav));
+  /* Selections are node ids of the graph shown before: kept across a
+   * re-plan of the same graph, dropped for another graph. */
+  if (shown && timeline && shown->graph != timeline->graph)
+    pv_timeline_view_clear_selection (self->timeline);
+  if (timeline != shown)
+    pv_timeline_view_set_model (self->timeline, timeline);
   if (depth > 0)
     {
       g_autofree char *title = pv_subgraph_nav_dup_crumb (nav, depth);
       g_autofree char *note = pv_subgraph_nav_dup_ort_note (nav);
-      pv_summary_view_show_subgraph (self->summary, pv_subgraph_nav_get_session (nav), title, note);
+      pv_summary_view_show_subgraph (self->summary, pv_subgraph_nav_get_graph (nav), title, note);
     }
   else
     pv_summary_view_show_subgraph (self->summary, NULL, NULL, NULL);

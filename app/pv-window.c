@@ -155,16 +155,31 @@ document_loaded_cb (PvWindow *self, PvDocument *document)
   update_page (self);
 }
 
+/* The timeline itself follows the subgraph navigation (nav_changed_cb in
+ * pv-window-subgraph.c), which every plan-changed reaches. */
+static void
+update_stale (PvWindow *self)
+{
+  PvDocument *document = self->document;
+
+  _pv_window_update_dimmed (self);
+  gtk_revealer_set_reveal_child (self->stale_revealer, pv_document_get_stale (document));
+  gtk_label_set_text (self->stale_label,
+                      pv_document_get_cancelled (document)    ? "Planning cancelled: showing the last plan"
+                      : pv_document_get_plan_session (document) ? "The partition config is invalid: showing the last valid plan"
+                                                                : "ONNX Runtime would not run this: showing the program order");
+}
+
+static void
+document_stale_cb (PvWindow *self, GParamSpec *pspec, PvDocument *document)
+{
+  update_stale (self);
+}
+
 static void
 document_plan_changed_cb (PvWindow *self, PvDocument *document)
 {
-  pv_timeline_view_set_model (self->timeline, _pv_window_shown_timeline (self));
-  pv_timeline_view_set_dimmed (self->timeline, pv_document_get_stale (document));
-  gtk_revealer_set_reveal_child (self->stale_revealer, pv_document_get_stale (document));
-  gtk_label_set_text (self->stale_label,
-                      pv_document_get_plan_session (document)
-                        ? "The partition config is invalid: showing the last valid plan"
-                        : "ONNX Runtime would not run this: showing the program order");
+  update_stale (self);
   sync_bounds (self);
   _pv_window_actions_update (self);
 }
@@ -484,6 +499,7 @@ pv_window_dispose (GObject *object)
   g_clear_object (&self->fallback_file);
   _pv_window_clear_pending (self);
   _pv_window_subgraph_dispose (self);
+  _pv_window_progress_dispose (self);
   if (self->document)
     g_signal_handlers_disconnect_by_data (self->document, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_WINDOW);
@@ -641,6 +657,7 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.show-side-pane", "show-side-pane");
   _pv_window_class_actions_init (klass);
   _pv_window_class_subgraph_init (klass);
+  _pv_window_class_progress_init (klass);
   _pv_window_class_recent_init (klass);
 }
 
@@ -714,6 +731,8 @@ pv_window_init (PvWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
   _pv_window_subgraph_init (self);
+  _pv_window_progress_init (self);
+  g_signal_connect_object (self->document, "notify::stale", G_CALLBACK (document_stale_cb), self, G_CONNECT_SWAPPED);
   document_planner_cb (self, NULL, self->document);
   rebuild_bounds (self);
   update_title (self);

@@ -32,6 +32,9 @@ PvDocument        *pv_window_get_document         (PvWindow       *self);
 PvTimelineView    *pv_window_get_timeline_view    (PvWindow       *self);
 PvPartitionEditor *pv_window_get_partition_editor (PvWindow       *self);
 PvSummaryView     *pv_window_get_summary_view     (PvWindow       *self);
+/* The banner a slow re-plan shows (a GtkRevealer) and its stage label. */
+GtkWidget         *pv_window_get_planning_banner  (PvWindow       *self);
+GtkLabel          *pv_window_get_planning_label   (PvWindow       *self);
 /* Which graph is shown (main graph or an open If/Loop/Scan body), and the
  * breadcrumb bar above the timeline (pv-window-subgraph.c). */
 PvSubgraphNav     *pv_window_get_subgraph_nav     (PvWindow       *self);

@@ -214,7 +214,7 @@ static void
 add_value_link (PvInspector *self, GtkWidget *list, const PvSession *s, int v)
 {
   g_autofree char *bytes = value_bytes_text (s, v);
-  gtk_box_append (GTK_BOX (list), link_button (self, PV_TIMELINE_HIT_VALUE, v, s->model->graph->values[v].name, bytes));
+  gtk_box_append (GTK_BOX (list), link_button (self, PV_TIMELINE_HIT_VALUE, v, s->graph->values[v].name, bytes));
 }
 
 static void
@@ -229,7 +229,7 @@ add_node_link (PvInspector *self, GtkWidget *list, const PvGraph *g, int node)
 static char *
 shape_text (const PvSession *s, int v)
 {
-  const PvValueShape *shape = pv_shape_info_get (s->shapes, s->model->graph, v);
+  const PvValueShape *shape = pv_shape_info_get (s->shapes, s->graph, v);
   GString *out;
 
   if (shape == NULL || shape->kind == PV_TYPE_UNKNOWN || (shape->kind == PV_TYPE_TENSOR && shape->rank < 0))
@@ -249,7 +249,7 @@ shape_text (const PvSession *s, int v)
 static const char *
 dtype_text (const PvSession *s, int v)
 {
-  const PvValueShape *shape = pv_shape_info_get (s->shapes, s->model->graph, v);
+  const PvValueShape *shape = pv_shape_info_get (s->shapes, s->graph, v);
 
   if (shape == NULL)
     return "unknown";
@@ -268,11 +268,9 @@ dtype_text (const PvSession *s, int v)
 static char *
 place_text (const PvSession *s, PvPlannerKind planner, int v)
 {
-  const PvGraph *g = s->model->graph;
-  int root = v;
+  const PvGraph *g = s->graph;
+  int root = s->view_root[v];
 
-  for (int guard = 0; guard < g->n_values && s->view_source && s->view_source[root] >= 0; guard++)
-    root = s->view_source[root];
   switch (planner)
     {
     case PV_PLANNER_ORT:
@@ -280,10 +278,7 @@ place_text (const PvSession *s, PvPlannerKind planner, int v)
         int oi = g->values[v].ort_index;
         if (s->ort == NULL || oi < 0 || oi >= s->ort->n_values)
           return NULL;
-        for (int guard = 0; guard < s->ort->n_values && s->ort->values[oi].reused_buffer >= 0 &&
-                            s->ort->values[oi].reused_buffer != oi && s->ort->values[oi].reused_buffer < s->ort->n_values;
-             guard++)
-          oi = s->ort->values[oi].reused_buffer;
+        oi = s->ort->values[oi].reused_buffer;  /* a root (pv-ort-plan.h) */
         return g_strdup_printf ("buffer %d (%s)", oi, g->values[s->ort->values[oi].value].name);
       }
     case PV_PLANNER_SLOTS:
@@ -301,7 +296,7 @@ place_text (const PvSession *s, PvPlannerKind planner, int v)
 static void
 show_value (PvInspector *self, const PvSession *s, int v)
 {
-  const PvGraph *g = s->model->graph;
+  const PvGraph *g = s->graph;
   const PvValue *value = &g->values[v];
   PvPlannerKind planner = pv_document_get_planner (self->document);
   int oi = value->ort_index;
@@ -462,7 +457,7 @@ show_arrow (PvInspector *self, const PvTimelineModel *m, int a)
 static void
 show_kernel (PvInspector *self, const PvSession *s, const PvTimelineModel *m, int node)
 {
-  const PvGraph *g = s->model->graph;
+  const PvGraph *g = s->graph;
   const PvNode *n = &g->nodes[node];
   int k = m->node_kernel[node];
   GtkWidget *grid, *list;
@@ -521,8 +516,8 @@ shown_valid (PvInspector *self, const PvSession *s, const PvTimelineModel *m)
 
   switch (self->shown.kind)
     {
-    case PV_TIMELINE_HIT_VALUE: return s && id >= 0 && id < s->model->graph->n_values;
-    case PV_TIMELINE_HIT_KERNEL: return s && m && id >= 0 && id < s->model->graph->n_nodes && m->graph == s->model->graph;
+    case PV_TIMELINE_HIT_VALUE: return s && id >= 0 && id < s->graph->n_values;
+    case PV_TIMELINE_HIT_KERNEL: return s && m && id >= 0 && id < s->graph->n_nodes && m->graph == s->graph;
     case PV_TIMELINE_HIT_MARK: return m && m->has_plan && id >= 0 && id < m->n_marks;
     case PV_TIMELINE_HIT_ARROW: return m && m->has_plan && id >= 0 && id < m->n_arrows;
     default: return FALSE;
@@ -532,8 +527,9 @@ shown_valid (PvInspector *self, const PvSession *s, const PvTimelineModel *m)
 static void
 rebuild (PvInspector *self)
 {
-  const PvSession *s = self->document ? pv_document_get_plan_session (self->document) : NULL;
   PvTimelineModel *m = self->timeline ? pv_timeline_view_get_model (self->timeline) : NULL;
+  /* The level shown: selections are ids of its graph. */
+  const PvSession *s = self->document ? pv_document_find_session (self->document, m ? m->graph : NULL) : NULL;
 
   if (self->content)
     gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), NULL);

@@ -9,7 +9,7 @@ struct _PvSummaryView
   GtkWidget *scroller;
   GtkWidget *content;        /* rebuilt on every plan */
   GHashTable *values;        /* key -> value text, for tests and a11y */
-  const PvSession *subgraph; /* an open body shown instead of the plan session */
+  const PvGraph *subgraph;   /* an open body shown instead of the plan session (its plan: the document's) */
   char *subgraph_title;
   char *subgraph_note;
 };
@@ -285,7 +285,7 @@ add_checker_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind
 static void
 rebuild (PvSummaryView *self)
 {
-  const PvSession *s, *latest;
+  const PvSession *s, *latest, *body;
   PvPlannerKind kind;
 
   if (self->content)
@@ -297,11 +297,12 @@ rebuild (PvSummaryView *self)
 
   s = self->document ? pv_document_get_plan_session (self->document) : NULL;
   latest = self->document ? pv_document_get_session (self->document) : NULL;
-  if (self->subgraph && s)
+  body = self->subgraph && s ? pv_document_find_session (self->document, self->subgraph) : NULL;
+  if (body)
     {
       g_autofree char *text = g_strdup_printf ("%s. %s", self->subgraph_title, self->subgraph_note);
       add_note (self, text, "pv-subgraph-summary-note");
-      s = self->subgraph;
+      s = body;
       latest = NULL;
     }
   if (s == NULL)
@@ -336,7 +337,7 @@ rebuild (PvSummaryView *self)
     GtkWidget *grid = add_section (self, "Partition");
     const PvPartitionCheck *check = latest ? latest->partition_check : s->partition_check;
     g_autofree char *timing = g_strdup_printf ("%.1f ms", s->plan_ms);
-    if (s == self->subgraph)
+    if (s == body)
       add_row (self, grid, "ONNX Runtime", "Not used for subgraphs: one stream with ORT's default partition",
                "allocation_planner.cc passes an empty config path when planning a subgraph");
     else if (check)
@@ -382,15 +383,15 @@ pv_summary_view_set_document (PvSummaryView *self, PvDocument *document)
 }
 
 void
-pv_summary_view_show_subgraph (PvSummaryView *self, const PvSession *session, const char *title, const char *note)
+pv_summary_view_show_subgraph (PvSummaryView *self, const PvGraph *graph, const char *title, const char *note)
 {
   g_return_if_fail (PV_IS_SUMMARY_VIEW (self));
 
-  self->subgraph = session;
+  self->subgraph = graph;
   g_free (self->subgraph_title);
-  self->subgraph_title = g_strdup (session && title ? title : "");
+  self->subgraph_title = g_strdup (graph && title ? title : "");
   g_free (self->subgraph_note);
-  self->subgraph_note = g_strdup (session && note ? note : "");
+  self->subgraph_note = g_strdup (graph && note ? note : "");
   rebuild (self);
 }
 

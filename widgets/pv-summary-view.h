@@ -17,11 +17,11 @@ GtkWidget  *pv_summary_view_new          (void);
 PvDocument *pv_summary_view_get_document (PvSummaryView *self);
 void        pv_summary_view_set_document (PvSummaryView *self,
                                           PvDocument    *document);
-/* Shows the numbers of @session, an open subgraph body titled @title, with
- * @note (what ONNX Runtime does with bodies) on top; NULL: the document's
- * plan again. @session is borrowed: call again before it is freed. */
+/* Shows the numbers of the document's plan of @graph, an open subgraph body
+ * titled @title, with @note (what ONNX Runtime does with bodies) on top;
+ * NULL: the main graph's plan again. */
 void        pv_summary_view_show_subgraph (PvSummaryView   *self,
-                                           const PvSession *session,
+                                           const PvGraph   *graph,
                                            const char      *title,
                                            const char      *note);
 /* The value shown for @key ("Peak", "Streams", …), NULL if not shown. */

@@ -2,6 +2,7 @@
 #include "pv-timeline-model.h"
 
 #include "pv-sort.h"
+#include "pv-value-aliases.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -143,14 +144,6 @@ typedef struct {
   int n_by_start;
 } Builder;
 
-static int
-resolve_view_root (const int *view_source, int n_values, int v)
-{
-  for (int guard = 0; view_source && v >= 0 && view_source[v] >= 0 && guard < n_values; guard++)
-    v = view_source[v];
-  return v;
-}
-
 static void
 build_sizes (Builder *b)
 {
@@ -158,10 +151,13 @@ build_sizes (Builder *b)
   const PvTimelineSource *src = b->src;
 
   b->bytes = g_new0 (guint64, MAX (g->n_values, 1));
-  b->view_root = g_new (int, MAX (g->n_values, 1));
+  /* The session's roots; a source made by hand may give only the views. */
+  if (src->view_root)
+    b->view_root = g_memdup2 (src->view_root, sizeof (int) * MAX (g->n_values, 1));
+  else
+    b->view_root = pv_value_view_roots (src->view_source, g->n_values);
   for (int v = 0; v < g->n_values; v++)
     {
-      b->view_root[v] = resolve_view_root (src->view_source, g->n_values, v);
       if (src->value_bytes)
         b->bytes[v] = src->value_bytes[v];
       else if (src->slots && src->slots->bytes)
@@ -914,14 +910,10 @@ build_ort_view (Builder *b)
     {
       const PvOrtValuePlan *vp = &ort->values[i];
       const PvValue *value = &g->values[vp->value];
-      int r = i;
+      int r = vp->reused_buffer;  /* a root (pv-ort-plan.h) */
       gboolean shown = vp->kind != PV_ORT_ALLOC_NOT_SET && vp->kind != PV_ORT_ALLOC_ALLOCATE_STATICALLY &&
                        !(value->flags & (PV_VALUE_INITIALIZER | PV_VALUE_OUTER_SCOPE)) &&
                        b->value_spans[vp->value].start >= 0;
-      for (int guard = 0; guard < ort->n_values && ort->values[r].reused_buffer != r &&
-                          ort->values[r].reused_buffer >= 0 && ort->values[r].reused_buffer < ort->n_values;
-           guard++)
-        r = ort->values[r].reused_buffer;
       root_of[i] = shown ? r : -1;
       lane_of_root[i] = -1;
       first_use[i] = G_MAXDOUBLE;
@@ -1090,6 +1082,7 @@ pv_timeline_source_init_from_session (PvTimelineSource *source, const PvSession 
     }
   source->slots = session->slots;
   source->view_source = session->view_source;
+  source->view_root = session->view_root;
   source->inplace_source = session->inplace_source;
   source->arena = session->arena;
   source->arena_values = session->arena_values;

@@ -37,6 +37,7 @@ typedef struct {
   /* The slot planner's result; NULL or deferred: no slots/arena views. */
   const PvSlotPlan *slots;
   const int *view_source;          /* value -> aliased value, -1; may be NULL */
+  const int *view_root;            /* value -> the value whose memory it is; NULL: from view_source */
   const int *inplace_source;       /* value -> input it may overwrite, -1; may be NULL */
   const PvArenaPlan *arena;       /* NULL: no arena view */
   const int *arena_values;         /* arena buffer index -> value id */

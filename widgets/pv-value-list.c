@@ -81,26 +81,6 @@ table_unref (Table *t)
   g_rc_box_release_full (t, table_clear);
 }
 
-/* The value whose buffer @v uses: follows kernel aliases (views). */
-static int
-view_root (const PvSession *s, int n, int v)
-{
-  for (int guard = 0; guard < n && s->view_source && s->view_source[v] >= 0; guard++)
-    v = s->view_source[v];
-  return v;
-}
-
-/* ORT's buffer for OrtValue @oi: the root of its reuse chain. */
-static int
-ort_root (const PvOrtPlan *ort, int oi)
-{
-  for (int guard = 0; guard < ort->n_values && ort->values[oi].reused_buffer != oi &&
-                      ort->values[oi].reused_buffer >= 0 && ort->values[oi].reused_buffer < ort->n_values;
-       guard++)
-    oi = ort->values[oi].reused_buffer;
-  return oi;
-}
-
 static void
 fill_places (Table *t, const PvSession *s)
 {
@@ -116,12 +96,12 @@ fill_places (Table *t, const PvSession *s)
           int oi = g->values[v].ort_index;
           if (oi >= 0 && oi < s->ort->n_values && s->ort->values[oi].kind != PV_ORT_ALLOC_NOT_SET &&
               s->ort->values[oi].kind != PV_ORT_ALLOC_ALLOCATE_STATICALLY)
-            t->place[v] = ort_root (s->ort, oi);
+            t->place[v] = s->ort->values[oi].reused_buffer;  /* a root */
         }
       break;
     case PV_PLANNER_SLOTS:
       for (int v = 0; s->slots && !s->slots->deferred && v < t->n; v++)
-        t->place[v] = s->slots->slot_of[view_root (s, t->n, v)];
+        t->place[v] = s->slots->slot_of[s->view_root[v]];
       break;
     default:
       if (s->arena && s->arena_values)
@@ -132,7 +112,7 @@ fill_places (Table *t, const PvSession *s)
           for (int i = 0; i < s->n_arena_values; i++)
             offset_of[s->arena_values[i]] = (gint64) s->arena->offsets[i];
           for (int v = 0; v < t->n; v++)
-            t->place[v] = offset_of[view_root (s, t->n, v)];
+            t->place[v] = offset_of[s->view_root[v]];
         }
       break;
     }
@@ -141,7 +121,7 @@ fill_places (Table *t, const PvSession *s)
 static void
 table_fill (Table *t, const PvSession *s, PvPlannerKind planner)
 {
-  const PvGraph *g = s->model->graph;
+  const PvGraph *g = s->graph;
 
   t->session = s;
   t->graph = g;
@@ -506,7 +486,7 @@ pv_value_list_update (PvValueList *self, const PvSession *session, PvPlannerKind
   g_return_val_if_fail (session != NULL, FALSE);
 
   t = self->table;
-  if (t->graph == NULL || t->graph != session->model->graph)
+  if (t->graph == NULL || t->graph != session->graph)
     return FALSE;
   /* Search texts hold names, producers, ops (the graph's) and kinds: keep
    * them when no kind changed. */

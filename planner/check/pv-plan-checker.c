@@ -28,14 +28,6 @@ pv_check_result_free (PvCheckResult *result)
   g_free (result);
 }
 
-static int
-object_root (const int *view_source, int n_values, int v)
-{
-  for (int hops = 0; view_source && view_source[v] >= 0 && hops < n_values; hops++)
-    v = view_source[v];
-  return v;
-}
-
 /* Node @d may write @b over @a, a value it reads, when its kernel allows the
  * pair in place (@may_inplace_source[b] is a member of a's object). */
 static gboolean
@@ -176,20 +168,20 @@ sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, cons
 
 PvCheckResult *
 pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPlacement *placements,
-               const int *view_source, const int *may_inplace_source, const guint64 *required_bytes,
+               const int *view_root, const int *may_inplace_source, const guint64 *required_bytes,
                int max_violations)
 {
   g_autoptr (PvHappensBefore) order =
     pv_happens_before_new (graph, schedule ? schedule->node_stream : NULL, schedule ? schedule->node_position : NULL,
                            schedule ? schedule->sync_edges : NULL, schedule ? schedule->n_sync_edges : 0);
 
-  return pv_plan_check_in_order (graph, order, placements, view_source, may_inplace_source, required_bytes,
+  return pv_plan_check_in_order (graph, order, placements, view_root, may_inplace_source, required_bytes,
                                  max_violations);
 }
 
 PvCheckResult *
 pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefore *order, const PvPlacement *placements,
-                        const int *view_source, const int *may_inplace_source, const guint64 *required_bytes,
+                        const int *view_root, const int *may_inplace_source, const guint64 *required_bytes,
                         int max_violations)
 {
   int n = graph->n_values;
@@ -215,7 +207,7 @@ pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefore *order, cons
    * which its object's placement must hold. */
   for (int v = 0; v < n; v++)
     {
-      int r = root_of[v] = object_root (view_source, n, v);
+      int r = root_of[v] = view_root ? view_root[v] : v;
       guint64 need = required_bytes ? required_bytes[v] : 0;
       const Object *obj;
       if (object_index[r] < 0 && (placements[r].region >= 0 || need > 0))

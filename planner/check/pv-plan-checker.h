@@ -55,19 +55,20 @@ typedef struct {
   int n_violations;
 } PvCheckResult;
 
-/* @placements: per value id. @view_source: value id -> aliased value or -1
- * (NULL: none). @may_inplace_source: value id -> the input its producer's
+/* @placements: per value id. @view_root: value id -> the value whose
+ * memory it is, itself when it views nothing (pv_value_view_roots(); NULL:
+ * no views). @may_inplace_source: value id -> the input its producer's
  * kernel may overwrite in place (MayInplace), or -1 (NULL: none); this is a
  * kernel property, not a planner decision. @required_bytes: per value id,
  * what it must hold (0 for values the plan does not own). At most
  * @max_violations are reported (0: all). */
 PvCheckResult *pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPlacement *placements,
-                              const int *view_source, const int *may_inplace_source, const guint64 *required_bytes,
+                              const int *view_root, const int *may_inplace_source, const guint64 *required_bytes,
                               int max_violations);
 /* The same check with the run's order already built (from the schedule
  * pv_plan_check() would take): a session checks several plans of one run. */
 PvCheckResult *pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefore *order,
-                                       const PvPlacement *placements, const int *view_source,
+                                       const PvPlacement *placements, const int *view_root,
                                        const int *may_inplace_source, const guint64 *required_bytes,
                                        int max_violations);
 void pv_check_result_free (PvCheckResult *result);

@@ -56,13 +56,6 @@ pv_value_view_map (const PvGraph *graph, const PvKernelTable *kernels)
   return map;
 }
 
-int *
-pv_value_inplace_map (const PvGraph *graph, const PvKernelTable *kernels)
-{
-  int *map = g_new (int, MAX (graph->n_values, 1));
-  alias_maps (graph, kernels, NULL, map);
-  return map;
-}
 
 void
 pv_value_alias_maps (const PvGraph *graph, const PvKernelTable *kernels, int **views, int **inplace)
@@ -70,4 +63,27 @@ pv_value_alias_maps (const PvGraph *graph, const PvKernelTable *kernels, int **v
   *views = g_new (int, MAX (graph->n_values, 1));
   *inplace = g_new (int, MAX (graph->n_values, 1));
   alias_maps (graph, kernels, *views, *inplace);
+}
+
+int *
+pv_value_view_roots (const int *view_source, int n_values)
+{
+  int *root = g_new (int, MAX (n_values, 1));
+
+  /* -1: not resolved yet, -2: on the chain being resolved. */
+  for (int v = 0; v < n_values; v++)
+    root[v] = view_source && view_source[v] >= 0 ? -1 : v;
+  for (int v = 0; v < n_values; v++)
+    {
+      int u = v, end;
+      while (root[u] == -1)
+        {
+          root[u] = -2;
+          u = view_source[u];
+        }
+      end = root[u] >= 0 ? root[u] : u;  /* -2: the chain closed on itself at u */
+      for (u = v; root[u] == -2; u = view_source[u])
+        root[u] = end;
+    }
+  return root;
 }

@@ -145,7 +145,8 @@ typedef enum {
 typedef struct {
   int value;                 /* PvGraph value id */
   PvOrtAllocKind kind;
-  int reused_buffer;         /* OrtValue index (itself unless kReuse / kShare) */
+  int reused_buffer;         /* OrtValue index of the root buffer, itself unless kReuse / kShare; always
+                                a root (its own reused_buffer is itself), as in ORT's final plan */
   PvOrtDevice location;
   PvOrtReuseRule reuse_rule;
   int use_count;             /* ComputeReuseCount's static count (before any reuse) */

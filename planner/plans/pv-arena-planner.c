@@ -557,6 +557,7 @@ struct _PvArenaPacking {
   Layout layout;
   Tries tries;
   PvArenaPlan *plan;
+  gint abandoned;         /* atomic */
 };
 
 PvArenaPacking *
@@ -594,15 +595,27 @@ pv_arena_packing_work (PvArenaPacking *packing)
   run_tries (&packing->tries);
 }
 
+void
+pv_arena_packing_abandon (PvArenaPacking *packing)
+{
+  g_atomic_int_set (&packing->tries.next_try, packing->tries.n_tries);
+  g_atomic_int_set (&packing->abandoned, TRUE);
+}
+
 PvArenaPlan *
 pv_arena_packing_finish (PvArenaPacking *packing)
 {
   PvArenaPlan *plan = packing->plan;
   const Tries *tries = &packing->tries;
 
-  g_return_val_if_fail (tries->best_try < tries->n_tries, NULL);  /* some worker ran the tries */
-  plan->peak_bytes = tries->best_peak;
-  plan->ordering = tries->best_try < (int) TRY_BREADTH ? orderings[tries->best_try].name
+  /* Some worker ran the tries, unless they were abandoned first. */
+  g_return_val_if_fail (tries->best_try < tries->n_tries || packing->abandoned, NULL);
+  if (tries->best_try >= tries->n_tries)
+    g_clear_pointer (&plan, pv_arena_plan_free);
+  else
+    plan->peak_bytes = tries->best_peak;
+  if (plan)
+    plan->ordering = tries->best_try < (int) TRY_BREADTH ? orderings[tries->best_try].name
                    : tries->best_try == TRY_BREADTH    ? "greedy by breadth"
                                                        : "largest first, jittered restart";
   g_mutex_clear (&packing->tries.lock);

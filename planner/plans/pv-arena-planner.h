@@ -38,6 +38,10 @@ typedef struct _PvArenaPacking PvArenaPacking;
 PvArenaPacking *pv_arena_packing_new (const PvBufferLife *buffers, int n, guint64 alignment);
 void pv_arena_packing_work (PvArenaPacking *packing);
 PvArenaPlan *pv_arena_packing_finish (PvArenaPacking *packing);
+/* No worker takes another ordering (those packing one finish it); once every
+ * call has returned, pv_arena_packing_finish() gives the best plan of the
+ * orderings packed, or NULL (freeing @packing) when none was. */
+void pv_arena_packing_abandon (PvArenaPacking *packing);
 void pv_arena_plan_free (PvArenaPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvArenaPlan, pv_arena_plan_free)
 

@@ -147,3 +147,11 @@ pv_happens_before_node_at (const PvHappensBefore *hb, int stream, int position)
     return -1;
   return hb->by_position[hb->stream_start[stream] + position];
 }
+
+int
+pv_happens_before_stream_length (const PvHappensBefore *hb, int stream)
+{
+  if (stream < 0 || stream >= hb->n_streams)
+    return 0;
+  return hb->stream_start[stream + 1] - hb->stream_start[stream];
+}

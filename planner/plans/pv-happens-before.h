@@ -29,6 +29,8 @@ int pv_happens_before_first_after (const PvHappensBefore *hb, int u, int stream)
 /* The same for every stream at once: pv_happens_before_n_streams() entries,
  * owned by @hb (@u is a node, not -1). */
 const int *pv_happens_before_first_after_row (const PvHappensBefore *hb, int u);
+/* How many positions @stream spans (its largest position + 1). */
+int pv_happens_before_stream_length (const PvHappensBefore *hb, int stream);
 /* The node at @position on @stream; -1 past its end, or at a position no
  * node has (node_position left gaps). */
 int pv_happens_before_node_at (const PvHappensBefore *hb, int stream, int position);

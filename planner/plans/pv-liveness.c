@@ -12,35 +12,28 @@ pv_liveness_free (PvLiveness *liveness)
   g_free (liveness);
 }
 
-/* The owner behind @v, following views; -1 when @v is not planned here. */
-static int
-find_root (const PvGraph *graph, const int *view_source, int *root, int v)
+PvLiveness *
+pv_liveness_copy (const PvLiveness *liveness)
 {
-  int depth = 0;
+  PvLiveness *copy = g_memdup2 (liveness, sizeof *liveness);
+  gsize n = (gsize) MAX (liveness->n_values, 1) * sizeof (int);
 
-  while (root[v] == -2)  /* not resolved yet: a view */
-    {
-      int source = view_source[v];
-      if (source < 0 || ++depth > graph->n_values)
-        return -1;
-      if (root[source] != -2)
-        {
-          root[v] = root[source];
-          break;
-        }
-      v = source;
-    }
-  return root[v];
+  copy->root = g_memdup2 (liveness->root, n);
+  copy->def = g_memdup2 (liveness->def, n);
+  copy->use_end = g_memdup2 (liveness->use_end, n);
+  copy->owners = g_memdup2 (liveness->owners, n);
+  return copy;
 }
 
 PvLiveness *
-pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs)
+pv_liveness_new (const PvGraph *graph, const int *view_root, gboolean include_graph_inputs)
 {
   PvLiveness *live = g_new0 (PvLiveness, 1);
   int n = graph->n_values, last_step = graph->n_nodes - 1;
   g_autofree int *order_pos = NULL, *step_begin = NULL, *fill = NULL;
 
   live->n_values = n;
+  live->include_graph_inputs = include_graph_inputs;
   live->n_steps = graph->n_nodes;
   live->root = g_new (int, MAX (n, 1));
   live->def = g_new (int, MAX (n, 1));
@@ -50,7 +43,7 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
   for (int v = 0; v < n; v++)
     {
       const PvValue *value = &graph->values[v];
-      gboolean view = view_source && view_source[v] >= 0 && value->producer >= 0;
+      gboolean view = view_root && view_root[v] != v && value->producer >= 0;
       live->def[v] = live->use_end[v] = -1;
       if (value->flags & (PV_VALUE_INITIALIZER | PV_VALUE_OUTER_SCOPE))
         live->root[v] = -1;
@@ -61,10 +54,11 @@ pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_
       else
         live->root[v] = view ? -2 : v;
     }
-  /* Views resolve to their first owner (or to nothing). */
+  /* Views resolve to the owner at the end of their chain (or to nothing:
+   * a view of a weight, of an excluded input, or a cycle). */
   for (int v = 0; v < n; v++)
     if (live->root[v] == -2)
-      live->root[v] = find_root (graph, view_source, live->root, v);
+      live->root[v] = live->root[view_root[v]] == view_root[v] ? view_root[v] : -1;
 
   /* Owners: graph inputs first (live from the start), then in step order. */
   for (int v = 0; v < n; v++)
@@ -134,7 +128,8 @@ pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvH
 {
   int k = pv_happens_before_n_streams (hb);
   g_autofree int *first_after = g_new (int, (gsize) MAX (live->n_values, 1) * k);
-  g_autofree int *stream_last = g_new (int, k);
+  g_autofree int *stream_start = g_new0 (int, (gsize) k + 1);
+  g_autofree int *last_before = NULL;
   g_autofree int *order_pos = NULL;
 
   if (k <= 1)
@@ -145,11 +140,23 @@ pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvH
     order_pos[graph->order[i]] = i;
   for (gsize i = 0; i < (gsize) live->n_values * k; i++)
     first_after[i] = 0;
+  /* Per stream t and position p: the order position of the last node of t
+   * at a position below p (-1: none). A stream's nodes run in global order,
+   * so that is the node at the highest such position. */
   for (int t = 0; t < k; t++)
     {
-      stream_last[t] = -1;
-      for (int p = 0, node; (node = pv_happens_before_node_at (hb, t, p)) >= 0; p++)
-        stream_last[t] = MAX (stream_last[t], order_pos[node]);
+      stream_start[t + 1] = stream_start[t] + pv_happens_before_stream_length (hb, t) + 1;
+    }
+  last_before = g_new (int, MAX (stream_start[k], 1));
+  for (int t = 0; t < k; t++)
+    {
+      int *row = last_before + stream_start[t], len = stream_start[t + 1] - stream_start[t] - 1;
+      row[0] = -1;
+      for (int p = 0; p < len; p++)
+        {
+          int node = pv_happens_before_node_at (hb, t, p);
+          row[p + 1] = node >= 0 ? MAX (row[p], order_pos[node]) : row[p];
+        }
     }
   /* Per owner and stream: the first position after its definition and all
    * its readers (a reader of a view reads the owner): over the producer and
@@ -169,16 +176,18 @@ pv_liveness_widen_for_streams (PvLiveness *live, const PvGraph *graph, const PvH
             after[t] = MAX (after[t], row[t]);
         }
     }
+  /* An owner defined on stream t after the owner's interval ends may take
+   * its bytes: so the interval covers every node of t that is not
+   * guaranteed to run after the readers (those below first_after), and no
+   * more. Nodes of other streams in between do not matter for t. */
   for (int i = 0; i < live->n_owners; i++)
     {
       int r = live->owners[i], end = live->use_end[r];
       for (int t = 0; t < k; t++)
         {
-          int pos = first_after[(gsize) r * k + t];
-          int node = pos == G_MAXINT ? -1 : pv_happens_before_node_at (hb, t, pos);
-          /* Nothing on t is guaranteed after it: all of t may overlap it. */
-          int limit = node < 0 ? stream_last[t] : order_pos[node] - 1;
-          end = MAX (end, limit);
+          int len = stream_start[t + 1] - stream_start[t] - 1;
+          int pos = MIN (first_after[(gsize) r * k + t], len);
+          end = MAX (end, last_before[stream_start[t] + pos]);
         }
       live->use_end[r] = MIN (end, live->n_steps - 1);
     }

@@ -20,12 +20,15 @@ typedef struct {
   int *use_end;       /* owner -> last step that reads it or a view of it (>= def) */
   int *owners;        /* owner value ids: graph inputs by id, then in step and output order */
   int n_owners;
+  gboolean include_graph_inputs;
 } PvLiveness;
 
-/* @view_source: value id -> the value it is a view of (an Alias output's
- * input), or -1; may be NULL for "no views". Views of views resolve to the
- * first owner. A view of a weight or of an excluded value is not planned. */
-PvLiveness *pv_liveness_new (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs);
+/* @view_root: value id -> the value whose memory it is, itself when it
+ * views nothing (pv_value_view_roots()); NULL for "no views". A view of a
+ * weight or of an excluded value is not planned. */
+PvLiveness *pv_liveness_new (const PvGraph *graph, const int *view_root, gboolean include_graph_inputs);
+/* A copy to widen (pv_liveness_widen_for_streams()) without touching @liveness. */
+PvLiveness *pv_liveness_copy (const PvLiveness *liveness);
 void pv_liveness_free (PvLiveness *liveness);
 
 /* For plans made in one global order but run on several streams: keeps each

@@ -1,5 +1,7 @@
 #include "pv-slot-planner.h"
 
+#include "pv-value-aliases.h"
+
 #include <string.h>
 
 void
@@ -90,7 +92,8 @@ PvSlotPlan *
 pv_slot_plan_new_for_streams (const PvGraph *graph, const int *view_source, gboolean include_graph_inputs,
                               const PvHappensBefore *hb, PvSizeOracle oracle, gpointer oracle_data)
 {
-  PvLiveness *live = pv_liveness_new (graph, view_source, include_graph_inputs);
+  g_autofree int *view_root = pv_value_view_roots (view_source, graph->n_values);
+  PvLiveness *live = pv_liveness_new (graph, view_source ? view_root : NULL, include_graph_inputs);
 
   if (hb)
     pv_liveness_widen_for_streams (live, graph, hb);

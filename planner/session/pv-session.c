@@ -1,3 +1,4 @@
+/* pv-session.c: every plan of one graph, on the basis it shares. */
 #include "pv-session.h"
 
 #include <string.h>
@@ -6,18 +7,6 @@
 #include "pv-happens-before.h"
 #include "pv-kernel-adapter.h"
 #include "pv-value-aliases.h"
-
-
-const char *
-pv_session_stage_name (PvSessionStage stage)
-{
-  static const char *const names[PV_SESSION_N_STAGES] = {
-    "value maps", "config check", "ORT plan", "schedule", "slots", "slots check",
-    "arena", "arena check", "ORT check", "ORT arena",
-  };
-  g_return_val_if_fail (stage < PV_SESSION_N_STAGES, NULL);
-  return names[stage];
-}
 
 /* Adds the time since *@lap to @stage and restarts the lap. */
 static void
@@ -33,9 +22,7 @@ pv_session_free (PvSession *session)
 {
   if (session == NULL)
     return;
-  pv_shape_info_free (session->shapes);
-  g_free (session->view_source);
-  g_free (session->inplace_source);
+  pv_session_basis_unref (session->basis);
   pv_slot_plan_free (session->slots);
   pv_check_result_free (session->slots_check);
   g_strfreev (session->unbound_symbols);
@@ -47,7 +34,6 @@ pv_session_free (PvSession *session)
   pv_ort_plan_free (session->ort);
   g_free (session->ort_error);
   pv_schedule_free (session->schedule);
-  g_free (session->value_bytes);
   pv_check_result_free (session->ort_check);
   pv_arena_plan_free (session->ort_arena);
   g_free (session->ort_arena_values);
@@ -61,9 +47,9 @@ pv_session_free (PvSession *session)
  * the default partition, one stream on the device of the node that owns the
  * subgraph (pv_ort_plan_new_subgraph() puts every body node there). */
 static gboolean
-plan_ort_subgraph (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvOrtPlan *parent_plan,
-                   PvKernelAdapter *adapter)
+plan_ort_subgraph (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const PvOrtPlan *parent_plan)
 {
+  g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
   g_autofree int *node_device = g_new (int, MAX (g->n_nodes, 1));
   g_autoptr (GError) error = NULL;
   gint64 lap = g_get_monotonic_time ();
@@ -79,38 +65,8 @@ plan_ort_subgraph (PvSession *s, const PvGraph *g, const PvSessionOptions *optio
   return s->ort != NULL;
 }
 
-/* The ORT plan basis of the main graph, made beside the config check: the
- * main line waits for it once the config is read. */
-typedef struct {
-  GMutex lock;
-  GCond made;
-  PvOrtPlanBasis *basis;  /* set once made */
-} BasisLatch;
-
-static void
-basis_latch_set (BasisLatch *latch, PvOrtPlanBasis *basis)
-{
-  g_mutex_lock (&latch->lock);
-  latch->basis = basis;
-  g_cond_signal (&latch->made);
-  g_mutex_unlock (&latch->lock);
-}
-
-static const PvOrtPlanBasis *
-basis_latch_wait (BasisLatch *latch)
-{
-  const PvOrtPlanBasis *basis;
-
-  g_mutex_lock (&latch->lock);
-  while (latch->basis == NULL)
-    g_cond_wait (&latch->made, &latch->lock);
-  basis = latch->basis;
-  g_mutex_unlock (&latch->lock);
-  return basis;
-}
-
 static gboolean
-plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, BasisLatch *latch)
+plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
 {
   g_autofree int *node_stream = g_new0 (int, MAX (g->n_nodes, 1));
   g_autofree int *stream_device = NULL;
@@ -146,7 +102,7 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, 
     if (options && options->node_devices)
       memcpy (node_device, options->node_devices, sizeof (int) * g->n_nodes);
     partition = (PvStreamPartition) { MAX (config->n_streams, 1), stream_device, node_stream, node_device };
-    s->ort = pv_ort_plan_new_on_basis (basis_latch_wait (latch), &partition,
+    s->ort = pv_ort_plan_new_on_basis (s->basis->ort, &partition,
                                        options ? options->registry : PV_REGISTRY_CPU, &error);
   }
   stage_done (s, PV_SESSION_STAGE_ORT_PLAN, &lap);
@@ -158,33 +114,6 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options, 
   return TRUE;
 }
 
-
-/* Every value's size, evaluated once per session for the schedule, the
- * slot planner and the checks (PvSizeOracle over the table). */
-typedef struct {
-  PvSizeResult *kind;
-  guint64 *bytes;
-} SizeTable;
-
-static void
-size_table_fill (SizeTable *t, const PvSession *s, const PvGraph *g, GHashTable *bounds)
-{
-  PvShapeSizes sizes = { s->shapes, g, bounds };
-
-  t->kind = g_new (PvSizeResult, MAX (g->n_values, 1));
-  t->bytes = g_new0 (guint64, MAX (g->n_values, 1));
-  for (int v = 0; v < g->n_values; v++)
-    t->kind[v] = pv_shape_sizes_oracle (&sizes, v, &t->bytes[v]);
-}
-
-static PvSizeResult
-size_table_oracle (gpointer data, int value_id, guint64 *bytes_out)
-{
-  const SizeTable *t = data;
-  if (t->kind[value_id] == PV_SIZE_KNOWN)
-    *bytes_out = t->bytes[value_id];
-  return t->kind[value_id];
-}
 
 /* The simulated run of ORT's plan (needs the view map and the sizes). */
 static void
@@ -200,7 +129,7 @@ schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, G
      * unless planned. */
     g_autofree guint64 *owned = g_new0 (guint64, MAX (g->n_values, 1));
     for (int v = 0; v < g->n_values; v++)
-      if (g->values[v].producer >= 0 && s->view_source[v] < 0)
+      if (g->values[v].producer >= 0 && s->view_root[v] == v)
         owned[v] = s->value_bytes[v];
     /* 1 TFLOP/s and 100 GB/s: a laptop-class CPU; only ratios matter. */
     PvRooflineCost roofline = { s->shapes, bounds, 1e6, 1e5 };
@@ -244,6 +173,7 @@ check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule
   /* Views are what ORT's plan aliased: on several streams ORT disables
    * aliasing and an Identity copies into a buffer of its own. */
   g_autofree int *ort_views = g_new (int, MAX (g->n_values, 1));
+  g_autofree int *ort_roots = NULL;
 
   for (int v = 0; v < g->n_values; v++)
     ort_views[v] = -1;
@@ -264,8 +194,9 @@ check_ort (PvSession *s, const PvGraph *g, const PvCheckSchedule *check_schedule
             ort_views[vp->value] = w;
         }
     }
-  s->ort_check = order ? pv_plan_check_in_order (g, order, place, ort_views, s->inplace_source, need, 100)
-                       : pv_plan_check (g, check_schedule, place, ort_views, s->inplace_source, need, 100);
+  ort_roots = pv_value_view_roots (ort_views, g->n_values);
+  s->ort_check = order ? pv_plan_check_in_order (g, order, place, ort_roots, s->inplace_source, need, 100)
+                       : pv_plan_check (g, check_schedule, place, ort_roots, s->inplace_source, need, 100);
   stage_done (s, PV_SESSION_STAGE_ORT_CHECK, &lap);
 }
 
@@ -320,7 +251,7 @@ check_slots (PvSession *s, const PvGraph *g, const PvHappensBefore *order)
       place[v] = slot >= 0 ? (PvPlacement) { slot, 0, s->slots->slots[slot].capacity } : (PvPlacement) { -1, 0, 0 };
       need[v] = slot >= 0 ? s->slots->bytes[v] : 0;
     }
-  s->slots_check = pv_plan_check_in_order (g, order, place, s->view_source, NULL, need, 100);
+  s->slots_check = pv_plan_check_in_order (g, order, place, s->view_root, NULL, need, 100);
   stage_done (s, PV_SESSION_STAGE_SLOTS_CHECK, &lap);
 }
 
@@ -355,7 +286,7 @@ plan_arena (PvSession *s, const PvGraph *g, guint64 alignment, const PvHappensBe
       place[v] = (PvPlacement) { 0, s->arena->offsets[i], s->slots->bytes[v] };
       need[v] = s->slots->bytes[v];
     }
-  s->arena_check = pv_plan_check_in_order (g, order, place, s->view_source, NULL, need, 100);
+  s->arena_check = pv_plan_check_in_order (g, order, place, s->view_root, NULL, need, 100);
   stage_done (s, PV_SESSION_STAGE_ARENA_CHECK, &lap);
 }
 
@@ -377,20 +308,12 @@ take_ort_check (PvSession *s, const PvGraph *g, OrtWork *work)
     check_ort (s, g, work->schedule, work->order, work->place, work->need);
 }
 
-/* Work that runs beside the main line of plan_graph() on a second core:
- * it reads what is made before it starts and writes fields of its own. */
-typedef enum { JOB_VALUE_MAPS, JOB_ORT_ARENA } JobKind;
-
+/* ORT's arena packed beside the main line of plan_graph() on a second
+ * core (then the check of ORT's plan, if still untaken): it reads what is
+ * made before it starts and writes fields of its own. */
 typedef struct {
-  JobKind kind;
   PvSession *s;
-  const PvGraph *g;
-  const PvSessionOptions *options;
-  SizeTable *sizes;          /* JOB_VALUE_MAPS */
-  PvLiveness **live;         /* JOB_VALUE_MAPS */
-  BasisLatch *basis;         /* JOB_VALUE_MAPS, for the main graph */
-  PvKernelAdapter *adapter;  /* JOB_VALUE_MAPS */
-  OrtWork *ort;              /* JOB_ORT_ARENA */
+  OrtWork *ort;
   GThread *thread;
 } Job;
 
@@ -398,33 +321,11 @@ static gpointer
 run_job (gpointer data)
 {
   Job *job = data;
+  gint64 lap = g_get_monotonic_time ();
 
-  switch (job->kind)
-    {
-    case JOB_VALUE_MAPS:
-      {
-        gint64 lap = g_get_monotonic_time ();
-        /* First what ORT's plan waits for. */
-        if (job->basis)
-          basis_latch_set (job->basis, pv_ort_plan_basis_new (job->g, job->s->shapes, pv_kernel_adapter_lookup,
-                                                              job->adapter));
-        pv_value_alias_maps (job->g, job->s->kernels, &job->s->view_source, &job->s->inplace_source);
-        size_table_fill (job->sizes, job->s, job->g, job->options ? job->options->bounds : NULL);
-        /* The lifetimes in program order (streams widen them later). */
-        *job->live = pv_liveness_new (job->g, job->s->view_source,
-                                      job->options && job->options->include_graph_inputs);
-        stage_done (job->s, PV_SESSION_STAGE_VALUE_MAPS, &lap);
-      }
-      break;
-    case JOB_ORT_ARENA:
-      {
-        gint64 lap = g_get_monotonic_time ();
-        pv_arena_packing_work (job->ort->packing);
-        stage_done (job->s, PV_SESSION_STAGE_ORT_ARENA, &lap);
-        take_ort_check (job->s, job->g, job->ort);
-      }
-      break;
-    }
+  pv_arena_packing_work (job->ort->packing);
+  stage_done (job->s, PV_SESSION_STAGE_ORT_ARENA, &lap);
+  take_ort_check (job->s, job->s->graph, job->ort);
   return NULL;
 }
 
@@ -444,32 +345,83 @@ job_finish (Job *job)
     g_thread_join (g_steal_pointer (&job->thread));
 }
 
-/* Every plan of @s->graph; @s has its model, kernels and shapes.
+static void
+progress (const PvSessionOptions *options, PvSessionStage stage)
+{
+  if (options && options->progress)
+    options->progress (options->progress_data, stage);
+}
+
+/* Where each node runs (its stream and its place in it) and how the streams
+ * synchronise, for the checks; @node_position has room for every node. */
+static PvCheckSchedule
+ort_check_schedule (const PvSession *s, int *node_position)
+{
+  for (int st = 0; st < s->ort->n_streams; st++)
+    for (int k = 0; k < s->ort->streams[st].n_nodes; k++)
+      node_position[s->ort->streams[st].nodes[k]] = k;
+  return (PvCheckSchedule) { s->ort->node_stream, node_position, (const int (*)[2]) s->ort->sync_edges,
+                             s->ort->n_sync_edges };
+}
+
+/* The slot plan on @live (taken), then, unless deferred, its check and the
+ * arena plan in @order (made here on one stream). */
+static void
+plan_slots_and_arena (PvSession *s, const PvSessionOptions *options, PvLiveness *live, PvHappensBefore **order,
+                      gboolean streams, GCancellable *cancellable, gint64 *lap)
+{
+  const PvGraph *g = s->graph;
+
+  progress (options, PV_SESSION_STAGE_SLOTS);
+  s->slots = pv_slot_plan_new_for_liveness (g, live, pv_session_basis_size, s->basis);
+  stage_done (s, PV_SESSION_STAGE_SLOTS, lap);
+  if (s->slots->deferred)
+    {
+      s->unbound_symbols = g_strdupv (s->basis->unbound_symbols);
+      return;
+    }
+  if (g_cancellable_is_cancelled (cancellable))
+    return;
+  if (*order == NULL)
+    *order = pv_happens_before_new (g, NULL, NULL, NULL, 0);
+  progress (options, PV_SESSION_STAGE_SLOTS_CHECK);
+  check_slots (s, g, *order);
+  if (g_cancellable_is_cancelled (cancellable))
+    return;
+  progress (options, PV_SESSION_STAGE_ARENA);
+  plan_arena (s, g, options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT, *order);
+  /* With streams, the bound is what the simulated run holds at once. */
+  if (streams)
+    {
+      s->load_bytes = 0;
+      for (int c = 0; c < s->schedule->n_curves; c++)
+        s->load_bytes = MAX (s->load_bytes, s->schedule->curves[c].peak_bytes);
+    }
+  *lap = g_get_monotonic_time ();
+}
+
+/* Every plan of @s->graph on its basis (@s has it).
  *
  * Two lines of work: ORT's plan, the simulated run, then the slot plan, its
- * checks and arena on the caller's thread; beside them, first the value
- * maps, sizes and lifetimes, then ORT's arena. The check of ORT's plan goes
- * to the line free first, and the caller's line, once done, packs the
- * orderings of ORT's arena still left. */
+ * checks and arena on the caller's thread; beside them, once the lifetimes
+ * exist, ORT's arena. The check of ORT's plan goes to the line free first,
+ * and the caller's line, once done, packs the orderings of ORT's arena
+ * still left. Between stages, @cancellable stops it. */
 static PvSession *
-plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan *parent_plan, gint64 t0)
+plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan *parent_plan,
+            GCancellable *cancellable, GError **error, gint64 t0)
 {
   g_autoptr (PvSession) s = session;
   const PvGraph *g = s->graph;
-  GHashTable *bounds = options ? options->bounds : NULL;
   gint64 lap;
   g_autofree PvPlacement *ort_place = g_new (PvPlacement, MAX (g->n_values, 1));
   g_autofree guint64 *ort_need = g_new0 (guint64, MAX (g->n_values, 1));
   g_autofree int *node_position = g_new0 (int, MAX (g->n_nodes, 1));
   PvCheckSchedule ort_schedule = { 0 };
-  SizeTable sizes = { NULL, NULL };
   OrtWork ort_work = { &ort_schedule, NULL, ort_place, ort_need, NULL, FALSE };
   g_autoptr (GArray) ort_buffers = g_array_new (FALSE, FALSE, sizeof (PvBufferLife));
-  PvLiveness *live = NULL;
-  g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
-  BasisLatch latch = { 0 };
-  Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, parent_plan ? NULL : &latch, adapter, NULL, NULL };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, NULL, NULL, &ort_work, NULL };
+  PvLiveness *live = pv_liveness_copy (s->basis->liveness);
+  Job ort_arena = { s, &ort_work, NULL };
   /* The order the slot planner and the checks work in: ORT's streams when
    * there are several (one for all of them); on one stream, program order
    * for the slot and arena plans (ORT's plan is checked in its own). */
@@ -477,34 +429,20 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   gboolean streams;
 
   /* ORT's plan first (it needs no bounds: ORT compares shapes
-   * symbolically); its streams decide how the other plans must be checked.
-   * Meanwhile the other line makes the basis of ORT's plan, then the kernel
-   * maps, sizes and lifetimes: only the schedule and what follows need
-   * them. */
-  g_mutex_init (&latch.lock);
-  g_cond_init (&latch.made);
-  job_start (&maps);
+   * symbolically); its streams decide how the other plans must be checked. */
+  progress (options, PV_SESSION_STAGE_CONFIG_CHECK);
   if (parent_plan)
-    plan_ort_subgraph (s, g, options, parent_plan, adapter);
+    plan_ort_subgraph (s, g, options, parent_plan);
   else
-    plan_ort_main (s, g, options, &latch);
-  job_finish (&maps);
-  pv_ort_plan_basis_free (latch.basis);
-  g_mutex_clear (&latch.lock);
-  g_cond_clear (&latch.made);
-  /* Sizes of every value that has one (0 for the others). */
-  s->value_bytes = sizes.bytes;
+    plan_ort_main (s, g, options);
   lap = g_get_monotonic_time ();
-  if (s->ort)
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
     {
-      /* Where each node runs: its stream and its place in it, and how the
-       * streams synchronise. */
-      for (int st = 0; st < s->ort->n_streams; st++)
-        for (int k = 0; k < s->ort->streams[st].n_nodes; k++)
-          node_position[s->ort->streams[st].nodes[k]] = k;
-      ort_schedule = (PvCheckSchedule) { s->ort->node_stream, node_position,
-                                         (const int (*)[2]) s->ort->sync_edges, s->ort->n_sync_edges };
+      pv_liveness_free (live);
+      return NULL;
     }
+  if (s->ort)
+    ort_schedule = ort_check_schedule (s, node_position);
   streams = s->ort && s->ort->n_streams > 1;
   if (streams)
     {
@@ -525,101 +463,119 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       job_start (&ort_arena);
       /* The slot stage counts the happens-before above, not the run. */
       stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
-      schedule_ort (s, g, options, bounds);
+      progress (options, PV_SESSION_STAGE_SCHEDULE);
+      if (!g_cancellable_is_cancelled (cancellable))
+        schedule_ort (s, g, options, s->basis->bounds);
       lap = g_get_monotonic_time ();
     }
-  s->slots = pv_slot_plan_new_for_liveness (g, live, size_table_oracle, &sizes);
-  stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
-  if (s->slots->deferred)
-    s->unbound_symbols = pv_slot_plan_unbound_symbols (s->slots, g, s->shapes, bounds);
+  if (!g_cancellable_is_cancelled (cancellable))
+    plan_slots_and_arena (s, options, live, &order, streams, cancellable, &lap);
   else
-    {
-      if (order == NULL)
-        order = pv_happens_before_new (g, NULL, NULL, NULL, 0);
-      check_slots (s, g, order);
-      plan_arena (s, g, options && options->alignment ? options->alignment : PV_DEFAULT_ALIGNMENT, order);
-      /* With streams, the bound is what the simulated run holds at once. */
-      if (streams)
-        {
-          s->load_bytes = 0;
-          for (int c = 0; c < s->schedule->n_curves; c++)
-            s->load_bytes = MAX (s->load_bytes, s->schedule->curves[c].peak_bytes);
-        }
-    }
-  /* Then this line helps with what is left of ORT's arena. */
+    pv_liveness_free (live);
+  /* Then this line helps with what is left of ORT's arena (a cancelled
+   * plan waits for the other line all the same: it reads the session). */
   if (s->ort)
     {
-      take_ort_check (s, g, &ort_work);
-      pv_arena_packing_work (ort_work.packing);
+      if (!g_cancellable_is_cancelled (cancellable))
+        {
+          take_ort_check (s, g, &ort_work);
+          pv_arena_packing_work (ort_work.packing);
+        }
+      else
+        pv_arena_packing_abandon (ort_work.packing);
       job_finish (&ort_arena);
       s->ort_arena = pv_arena_packing_finish (ort_work.packing);
     }
-  g_free (sizes.kind);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   s->plan_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  s->planned_on = g_thread_self ();
   return g_steal_pointer (&s);
+}
+
+/* A session of @basis's graph, before planning. */
+static PvSession *
+session_on (PvSessionBasis *basis)
+{
+  PvSession *s = g_new0 (PvSession, 1);
+
+  s->basis = pv_session_basis_ref (basis);
+  s->model = basis->model;
+  s->kernels = basis->kernels;
+  s->graph = basis->graph;
+  s->parent_node = s->subgraph_index = -1;
+  s->shapes = basis->shapes;
+  s->view_source = basis->view_source;
+  s->view_root = basis->view_root;
+  s->inplace_source = basis->inplace_source;
+  s->value_bytes = basis->value_bytes;
+  return s;
+}
+
+PvSession *
+pv_session_new_on_basis (PvSessionBasis *basis, const PvSessionOptions *options, GCancellable *cancellable,
+                         GError **error)
+{
+  g_return_val_if_fail (basis != NULL && basis->ort != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return plan_graph (session_on (basis), options, NULL, cancellable, error, g_get_monotonic_time ());
 }
 
 PvSession *
 pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options, GError **error)
 {
-  g_autoptr (PvSession) s = g_new0 (PvSession, 1);
-  PvShapeOptions shape_options = { 0 };
+  g_autoptr (PvSessionBasis) basis = NULL;
+  PvSessionBasisOptions basis_options = { 0 };
+  PvSession *s;
   gint64 t0 = g_get_monotonic_time ();
 
-  s->model = model;
-  s->kernels = kernels;
-  s->graph = model->graph;
-  s->parent_node = s->subgraph_index = -1;
-  shape_options.bounds = options ? options->bounds : NULL;
-  shape_options.input_shapes = options ? options->input_shapes : NULL;
-  /* Shapes depend on the model and bounds only: a partition edit keeps them. */
-  s->shapes = options && options->shapes ? pv_shape_info_ref (options->shapes)
-                                         : pv_shape_infer (model, &shape_options, error);
-  if (s->shapes == NULL)
+  if (options)
+    basis_options = (PvSessionBasisOptions) { options->bounds, options->input_shapes, options->include_graph_inputs,
+                                              options->shapes, options->progress, options->progress_data };
+  basis = pv_session_basis_new (model, kernels, &basis_options, NULL, error);
+  if (basis == NULL)
     return NULL;
-  return plan_graph (g_steal_pointer (&s), options, NULL, t0);
+  s = plan_graph (session_on (basis), options, NULL, NULL, error, t0);
+  s->stage_ms[PV_SESSION_STAGE_VALUE_MAPS] = basis->stage_ms;
+  return s;
+}
+
+PvSession *
+pv_session_new_for_subgraph_cancellable (const PvSession *parent, int node, int subgraph_index,
+                                         const PvSessionOptions *options, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (PvSessionBasis) basis = NULL;
+  PvSession *s;
+  gint64 t0 = g_get_monotonic_time ();
+
+  g_return_val_if_fail (parent != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  basis = pv_session_basis_new_for_subgraph (parent->basis, node, subgraph_index, error);
+  if (basis == NULL)
+    return NULL;
+  if (parent->ort == NULL)
+    {
+      /* ORT creates subgraph session states only once the outer one is made. */
+      const PvNode *owner = &parent->graph->nodes[node];
+      g_set_error (error, PV_SESSION_ERROR, PV_SESSION_ERROR_NO_PARENT_PLAN,
+                   "ONNX Runtime would not run the graph that holds “%s”: %s", owner->name,
+                   parent->ort_error ? parent->ort_error : "it has no plan");
+      return NULL;
+    }
+  s = session_on (basis);
+  s->parent_node = node;
+  s->subgraph_index = subgraph_index;
+  s = plan_graph (s, options, parent->ort, cancellable, error, t0);
+  if (s)
+    s->stage_ms[PV_SESSION_STAGE_VALUE_MAPS] = basis->stage_ms;
+  return s;
 }
 
 PvSession *
 pv_session_new_for_subgraph (const PvSession *parent, int node, int subgraph_index, const PvSessionOptions *options,
                              GError **error)
 {
-  g_autoptr (PvSession) s = NULL;
-  const PvGraph *g;
-  const PvNode *owner;
-  gint64 t0 = g_get_monotonic_time ();
-
-  g_return_val_if_fail (parent != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  if (node < 0 || node >= parent->graph->n_nodes)
-    {
-      g_set_error (error, PV_SESSION_ERROR, PV_SESSION_ERROR_NO_SUBGRAPH, "graph “%s” has no node %d", parent->graph->name,
-                   node);
-      return NULL;
-    }
-  owner = &parent->graph->nodes[node];
-  if (subgraph_index < 0 || subgraph_index >= owner->n_subgraphs)
-    {
-      g_set_error (error, PV_SESSION_ERROR, PV_SESSION_ERROR_NO_SUBGRAPH, "node “%s” (%s) has no subgraph %d (it has %d)",
-                   owner->name, owner->op_type, subgraph_index, owner->n_subgraphs);
-      return NULL;
-    }
-  if (parent->ort == NULL)
-    {
-      /* ORT creates subgraph session states only once the outer one is made. */
-      g_set_error (error, PV_SESSION_ERROR, PV_SESSION_ERROR_NO_PARENT_PLAN,
-                   "ONNX Runtime would not run the graph that holds “%s”: %s", owner->name,
-                   parent->ort_error ? parent->ort_error : "it has no plan");
-      return NULL;
-    }
-  g = owner->subgraphs[subgraph_index];
-  s = g_new0 (PvSession, 1);
-  s->model = parent->model;
-  s->kernels = parent->kernels;
-  s->graph = g;
-  s->parent_node = node;
-  s->subgraph_index = subgraph_index;
-  s->shapes = pv_shape_info_ref (parent->shapes);
-  return plan_graph (g_steal_pointer (&s), options, parent->ort, t0);
+  return pv_session_new_for_subgraph_cancellable (parent, node, subgraph_index, options, NULL, error);
 }

@@ -12,6 +12,7 @@
 #include "pv-partition-config.h"
 #include "pv-plan-checker.h"
 #include "pv-schedule.h"
+#include "pv-session-basis.h"
 #include "pv-shape-inference.h"
 #include "pv-slot-planner.h"
 
@@ -21,52 +22,40 @@ G_BEGIN_DECLS
 
 
 typedef struct {
+  /* What the basis is made of (pv_session_new() only; a session on a basis
+   * takes its basis's): */
   GHashTable *bounds;            /* symbol -> gint64*, may be NULL */
   GHashTable *input_shapes;      /* graph input -> GArray of gint64, may be NULL */
   gboolean include_graph_inputs; /* slot/arena planners also place graph inputs */
+  PvShapeInfo *shapes;           /* an inference of the model with these input_shapes to share, NULL: infer */
+  /* What a partition edit changes: */
   guint64 alignment;             /* arena alignment, 0: PV_DEFAULT_ALIGNMENT */
   const char *partition_text;    /* a DeviceBasedPartitioner config, NULL: ORT's default */
   gsize partition_len;
   const int *node_devices;       /* node id -> device type (0 CPU, 1 GPU), NULL: all CPU */
   PvStreamRegistry registry;     /* which wait handles exist (cpu: none) */
   gboolean roofline_cost;        /* schedule with FLOP/bytes kernel times (µs), not 1 per kernel */
-  PvShapeInfo *shapes;           /* an inference of the model with these bounds and input_shapes to
-                                    share (a re-plan after a partition edit), NULL: infer */
+  PvSessionProgress progress;    /* told each stage as it starts (planning thread), may be NULL */
+  gpointer progress_data;
 } PvSessionOptions;
 
-/* What a session spends its time on (PvSession.stage_ms), in the order run. */
-typedef enum {
-  PV_SESSION_STAGE_VALUE_MAPS,    /* ORT's plan basis, kernel alias and in-place maps, sizes, lifetimes */
-  PV_SESSION_STAGE_CONFIG_CHECK,  /* reading the partition config as ORT does */
-  PV_SESSION_STAGE_ORT_PLAN,      /* ORT's execution and allocation plans (waiting for the basis) */
-  PV_SESSION_STAGE_SCHEDULE,      /* the simulated run */
-  PV_SESSION_STAGE_SLOTS,         /* happens-before and the slot planner */
-  PV_SESSION_STAGE_SLOTS_CHECK,
-  PV_SESSION_STAGE_ARENA,         /* the arena planner's packing */
-  PV_SESSION_STAGE_ARENA_CHECK,
-  PV_SESSION_STAGE_ORT_CHECK,     /* the checker on ORT's plan */
-  PV_SESSION_STAGE_ORT_ARENA,     /* ORT's buffers packed in one arena */
-  PV_SESSION_N_STAGES
-} PvSessionStage;
-
-/* A short name of @stage ("config check"), for reports. */
-const char *pv_session_stage_name (PvSessionStage stage);
-
 typedef struct {
+  PvSessionBasis *basis;         /* owned reference: what the plans share with other sessions of the graph */
   const PvModel *model;          /* borrowed */
   const PvGraph *graph;          /* the planned graph: model->graph, or a subgraph body (borrowed) */
   int parent_node;               /* subgraph sessions: the owning node's id in graph->parent; else -1 */
   int subgraph_index;            /* subgraph sessions: index in that node's subgraphs; else -1 */
   const PvKernelTable *kernels;  /* borrowed */
-  PvShapeInfo *shapes;           /* of the whole model; a subgraph session shares its parent's */
-  int *view_source;              /* value -> aliased value (kernel Alias), -1 */
-  int *inplace_source;           /* value -> input it may overwrite (MayInplace), -1 */
+  PvShapeInfo *shapes;           /* of the whole model (the basis's) */
+  const int *view_source;        /* value -> aliased value (kernel Alias), -1 (the basis's) */
+  const int *view_root;          /* value -> the value whose memory it is (the basis's): the one source */
+  const int *inplace_source;     /* value -> input it may overwrite (MayInplace), -1 (the basis's) */
 
   PvSlotPlan *slots;             /* the slot planner */
   PvCheckResult *slots_check;    /* NULL while deferred */
   char **unbound_symbols;        /* deferred: symbols to bind, sorted */
 
-  PvArenaPlan *arena;           /* NULL while deferred */
+  PvArenaPlan *arena;            /* NULL while deferred */
   int *arena_values;             /* buffer index -> value id */
   int n_arena_values;
   PvCheckResult *arena_check;
@@ -78,20 +67,31 @@ typedef struct {
   PvOrtPlan *ort;                /* ONNX Runtime's plan; NULL when ORT would refuse to run */
   char *ort_error;               /* why there is no ORT plan */
   PvSchedule *schedule;          /* simulation of the ORT execution plan */
-  guint64 *value_bytes;          /* value id -> bytes when known (0 otherwise) */
+  const guint64 *value_bytes;    /* value id -> bytes when known, 0 otherwise (the basis's) */
   PvCheckResult *ort_check;      /* the checker on ORT's allocation plan */
-  PvArenaPlan *ort_arena;       /* ORT's Allocate buffers packed in one arena */
+  PvArenaPlan *ort_arena;        /* ORT's Allocate buffers packed in one arena */
   int *ort_arena_values;         /* buffer index -> root value id */
   int n_ort_arena_values;
   guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */
-  double plan_ms;                /* time spent planning and checking */
-  double stage_ms[PV_SESSION_N_STAGES]; /* per stage (0 when skipped); stages run on two threads at
-                                           once, so they may add up to more than plan_ms. ORT arena:
-                                           until the second thread found every ordering taken */
+  double plan_ms;                /* time spent planning and checking (the basis included when made here) */
+  gconstpointer planned_on;      /* the GThread that planned it: the window checks its plans come from a worker */
+  double stage_ms[PV_SESSION_N_STAGES]; /* per stage (0 when skipped; value maps: 0 on a basis made
+                                           before); stages run on two threads at once, so they may add
+                                           up to more than plan_ms. ORT arena: until the second thread
+                                           found every ordering taken */
 } PvSession;
 
+/* Makes a basis of @model's main graph from @options, then plans on it. */
 PvSession *pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options,
                            GError **error);
+
+/* Every plan of @basis's graph (a main graph's basis) under @options'
+ * partition, registry, alignment and cost model; its bounds, input shapes
+ * and inclusion of graph inputs are the basis's (those of @options are
+ * ignored). The session takes a reference on @basis. Stops between stages
+ * when @cancellable is cancelled: NULL with G_IO_ERROR_CANCELLED. */
+PvSession *pv_session_new_on_basis (PvSessionBasis *basis, const PvSessionOptions *options,
+                                    GCancellable *cancellable, GError **error);
 
 /* Plans one subgraph body (If then_branch/else_branch, Loop body, Scan body)
  * of @parent->graph as ONNX Runtime does: with a session state and plans of
@@ -108,9 +108,9 @@ PvSession *pv_session_new (const PvModel *model, const PvKernelTable *kernels, c
  *     Identity of a pre-existing value in a Loop body).
  * Shapes are @parent's inference of the body (pv-infer-control.c: outer
  * values from the enclosing graph, Loop/Scan body inputs from the node's
- * inputs), shared, not inferred again. @options gives bounds, alignment,
- * registry, cost model and include_graph_inputs; its partition_text and
- * node_devices are ignored (see above). @parent may be freed before the
+ * inputs), shared, not inferred again; the body's basis takes @parent's
+ * bounds. @options gives alignment, registry and cost model; its
+ * partition_text and node_devices are ignored (see above). @parent may be freed before the
  * result: the result keeps what it needs except model and kernels, which
  * must outlive it as for pv_session_new().
  *
@@ -120,6 +120,11 @@ PvSession *pv_session_new (const PvModel *model, const PvKernelTable *kernels, c
  * ort_error set, as pv_session_new() does. */
 PvSession *pv_session_new_for_subgraph (const PvSession *parent, int node, int subgraph_index,
                                         const PvSessionOptions *options, GError **error);
+/* The same, stopping between stages when @cancellable is cancelled
+ * (G_IO_ERROR_CANCELLED). */
+PvSession *pv_session_new_for_subgraph_cancellable (const PvSession *parent, int node, int subgraph_index,
+                                                    const PvSessionOptions *options, GCancellable *cancellable,
+                                                    GError **error);
 void pv_session_free (PvSession *session);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvSession, pv_session_free)
 

@@ -1,11 +1,12 @@
 /* Times a re-plan as the window does one after a partition edit: the config
- * text checked and every plan made (pv_session_new: ORT's plan, the slot and
- * arena planners, the schedule and the checks), then the timeline records
- * built from the session. The model is loaded once, and as in the window
- * the shape inference of the model and its bounds is made once and shared
- * by every re-plan (a partition edit does not change it).
- *   bench-replan MODEL.onnx [RUNS]
- * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams, and what
+ * text checked and every plan made on the session basis (pv_session_new_on_basis:
+ * ORT's plan, the slot and arena planners, the schedule and the checks), then
+ * the timeline records built from the session. The model is loaded and its
+ * basis (shape inference, kernel maps, sizes, lifetimes) made once, as in
+ * the window: a partition edit does not change them.
+ *   bench-replan MODEL.onnx [RUNS [CONFIG.json...]]
+ * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams (round-robin)
+ * and for each CONFIG given, and what
  * freeing a session and its timeline costs (the main thread does that when
  * a newer plan replaces them), then the median of each stage. */
 #include <stdio.h>
@@ -54,6 +55,115 @@ round_robin_config (const PvGraph *g, int n_streams)
   return pv_partition_config_to_json (g, config, TRUE);
 }
 
+typedef struct {
+  PvSessionBasis *basis;
+  PvSessionOptions *options;
+  GCancellable *cancellable;
+  gint64 returned;
+} CancelRun;
+
+static gpointer
+cancel_run_thread (gpointer data)
+{
+  CancelRun *run = data;
+  g_autoptr (GError) error = NULL;
+  PvSession *session = pv_session_new_on_basis (run->basis, run->options, run->cancellable, &error);
+
+  run->returned = g_get_monotonic_time ();
+  pv_session_free (session);
+  return NULL;
+}
+
+/* How long a re-plan of @options takes to stop once cancelled: cancelled
+ * at 10%, 20%, … 90% of @median_ms, the time from the cancel to the
+ * planning call's return. */
+static void
+bench_cancel (PvSessionBasis *basis, PvSessionOptions *options, const char *label, double median_ms)
+{
+  double ms[9];
+
+  for (int i = 0; i < 9; i++)
+    {
+      CancelRun run = { basis, options, g_cancellable_new (), 0 };
+      GThread *thread = g_thread_new ("bench-cancel", cancel_run_thread, &run);
+      gint64 cancelled;
+
+      g_usleep ((gulong) (median_ms * 1000 * (i + 1) / 10));
+      cancelled = g_get_monotonic_time ();
+      g_cancellable_cancel (run.cancellable);
+      g_thread_join (thread);
+      ms[i] = run.returned > cancelled ? (run.returned - cancelled) / 1000.0 : 0;
+      g_object_unref (run.cancellable);
+    }
+  {
+    g_autofree char *what = g_strdup_printf ("cancel, %s", label);
+    report (what, ms, 9);
+  }
+}
+
+/* @runs re-plans of @text (named @label in the report); FALSE when it
+ * gives no valid plan. */
+static gboolean
+bench_config (PvSessionBasis *basis, PvSessionOptions *options, const char *text, const char *label, int runs)
+{
+  g_autofree double *session_ms = g_new (double, runs);
+  g_autofree double *total_ms = g_new (double, runs);
+  g_autofree double *free_ms = g_new (double, runs);
+  g_autofree double *stage_ms = g_new (double, (gsize) runs * PV_SESSION_N_STAGES);
+  g_autoptr (GError) error = NULL;
+  int n_streams = 0;
+
+  options->partition_text = text;
+  options->partition_len = strlen (text);
+  for (int r = 0; r < runs; r++)
+    {
+      gint64 t0 = g_get_monotonic_time (), t1, t2;
+      PvSession *session = pv_session_new_on_basis (basis, options, NULL, &error);
+      PvTimelineSource source;
+      PvTimelineModel *timeline;
+
+      if (session == NULL || session->ort == NULL ||
+          (session->partition_check && pv_partition_check_has_errors (session->partition_check)))
+        {
+          g_printerr ("%s: no valid plan (%s)\n", label,
+                      session ? (session->ort_error ? session->ort_error : "config has errors") : error->message);
+          return FALSE;
+        }
+      t1 = g_get_monotonic_time ();
+      pv_timeline_source_init_from_session (&source, session);
+      timeline = pv_timeline_model_new (&source);
+      t2 = g_get_monotonic_time ();
+      n_streams = session->ort->n_streams;
+      for (int st = 0; st < PV_SESSION_N_STAGES; st++)
+        stage_ms[st * runs + r] = session->stage_ms[st];
+      pv_timeline_model_unref (timeline);
+      pv_session_free (session);
+      session_ms[r] = (t1 - t0) / 1000.0;
+      total_ms[r] = (t2 - t0) / 1000.0;
+      free_ms[r] = (g_get_monotonic_time () - t2) / 1000.0;
+    }
+  {
+    g_autofree char *what = g_strdup_printf ("session, %s", label);
+    report (what, session_ms, runs);
+    g_free (what);
+    what = g_strdup_printf ("session + timeline, %s", label);
+    report (what, total_ms, runs);
+    g_free (what);
+    what = g_strdup_printf ("free, %s", label);
+    report (what, free_ms, runs);
+  }
+  bench_cancel (basis, options, label, session_ms[runs / 2]);
+  printf ("  %d ORT stream%s; median per stage:", n_streams, n_streams == 1 ? "" : "s");
+  for (int st = 0; st < PV_SESSION_N_STAGES; st++)
+    {
+      double *ms = stage_ms + st * runs;
+      qsort (ms, runs, sizeof (double), compare_doubles);
+      printf ("%s %s %.2f", st ? "," : "", pv_session_stage_name (st), ms[runs / 2]);
+    }
+  printf (" ms\n");
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -61,15 +171,15 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvKernelTable) kernels = NULL;
-  g_autoptr (PvSession) probe = NULL;
-  g_autoptr (PvSession) shaped = NULL;
+  g_autoptr (PvSessionBasis) probe = NULL;
+  g_autoptr (PvSessionBasis) basis = NULL;
   g_autoptr (GHashTable) bounds = g_hash_table_new (g_str_hash, g_str_equal);
   PvSessionOptions options = { 0 };
-  gint64 one = 1;
+  gint64 one = 1, t0;
 
   if (argc < 2 || runs < 1)
     {
-      g_printerr ("usage: bench-replan MODEL.onnx [RUNS]\n");
+      g_printerr ("usage: bench-replan MODEL.onnx [RUNS [CONFIG.json...]]\n");
       return 2;
     }
   /* As planviz does. */
@@ -83,83 +193,40 @@ main (int argc, char **argv)
     }
   printf ("%s: %d nodes, %d values\n", argv[1], model->graph->n_nodes, model->graph->n_values);
 
-  /* As the window does: every symbol sizes depend on bound to 1. */
-  options.registry = PV_REGISTRY_CPU;
-  probe = pv_session_new (model, kernels, &options, &error);
+  /* As the window does: the basis once (inference, maps, lifetimes), every
+   * symbol sizes depend on bound to 1; each edit re-plans on it. */
+  t0 = g_get_monotonic_time ();
+  probe = pv_session_basis_new (model, kernels, NULL, NULL, &error);
   if (probe == NULL)
     {
       g_printerr ("%s\n", error->message);
       return 1;
     }
-  for (int i = 0; probe->unbound_symbols && probe->unbound_symbols[i]; i++)
+  for (int i = 0; probe->unbound_symbols[i]; i++)
     g_hash_table_insert (bounds, probe->unbound_symbols[i], &one);
-  options.bounds = bounds;
-  shaped = pv_session_new (model, kernels, &options, &error);
-  if (shaped == NULL)
-    {
-      g_printerr ("%s\n", error->message);
-      return 1;
-    }
-  options.shapes = shaped->shapes;
+  basis = pv_session_basis_new_with_bounds (probe, bounds);
+  printf ("%-32s %8.2f ms (inference, maps, lifetimes; bounds %.2f ms)\n", "basis", (g_get_monotonic_time () - t0) / 1000.0,
+          basis->stage_ms);
+  options.registry = PV_REGISTRY_CPU;
 
   for (int n_streams = 1; n_streams <= 4; n_streams++)
     {
       g_autofree char *text = round_robin_config (model->graph, n_streams);
-      g_autofree double *session_ms = g_new (double, runs);
-      g_autofree double *total_ms = g_new (double, runs);
-      g_autofree double *free_ms = g_new (double, runs);
-      g_autofree double *stage_ms = g_new (double, (gsize) runs * PV_SESSION_N_STAGES);
-      g_autofree char *label = NULL;
-
-      options.partition_text = text;
-      options.partition_len = strlen (text);
-      for (int r = 0; r < runs; r++)
+      g_autofree char *label = g_strdup_printf ("%d stream%s", n_streams, n_streams > 1 ? "s" : "");
+      if (!bench_config (basis, &options, text, label, runs))
+        return 1;
+    }
+  for (int i = 3; i < argc; i++)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *label = g_path_get_basename (argv[i]);
+      if (!g_file_get_contents (argv[i], &text, NULL, &error))
         {
-          gint64 t0 = g_get_monotonic_time (), t1, t2;
-          PvSession *session = pv_session_new (model, kernels, &options, &error);
-          PvTimelineSource source;
-          PvTimelineModel *timeline;
-
-          if (session == NULL || session->ort == NULL ||
-              (session->partition_check && pv_partition_check_has_errors (session->partition_check)))
-            {
-              g_printerr ("%d streams: no valid plan (%s)\n", n_streams,
-                          session ? (session->ort_error ? session->ort_error : "config has errors") : error->message);
-              return 1;
-            }
-          t1 = g_get_monotonic_time ();
-          pv_timeline_source_init_from_session (&source, session);
-          timeline = pv_timeline_model_new (&source);
-          t2 = g_get_monotonic_time ();
-          if (r == 0 && session->ort->n_streams != n_streams)
-            {
-              g_printerr ("%d streams asked, ORT plans %d\n", n_streams, session->ort->n_streams);
-              return 1;
-            }
-          for (int st = 0; st < PV_SESSION_N_STAGES; st++)
-            stage_ms[st * runs + r] = session->stage_ms[st];
-          pv_timeline_model_unref (timeline);
-          pv_session_free (session);
-          session_ms[r] = (t1 - t0) / 1000.0;
-          total_ms[r] = (t2 - t0) / 1000.0;
-          free_ms[r] = (g_get_monotonic_time () - t2) / 1000.0;
+          g_printerr ("%s\n", error->message);
+          return 1;
         }
-      label = g_strdup_printf ("session, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
-      report (label, session_ms, runs);
-      g_free (label);
-      label = g_strdup_printf ("session + timeline, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
-      report (label, total_ms, runs);
-      g_free (label);
-      label = g_strdup_printf ("free, %d stream%s", n_streams, n_streams > 1 ? "s" : "");
-      report (label, free_ms, runs);
-      printf ("  median per stage:");
-      for (int st = 0; st < PV_SESSION_N_STAGES; st++)
-        {
-          double *ms = stage_ms + st * runs;
-          qsort (ms, runs, sizeof (double), compare_doubles);
-          printf ("%s %s %.2f", st ? "," : "", pv_session_stage_name (st), ms[runs / 2]);
-        }
-      printf (" ms\n");
+      if (!bench_config (basis, &options, text, label, runs))
+        return 1;
     }
   return 0;
 }

@@ -96,6 +96,106 @@ test_open_while_planning (Fixture *fx, gconstpointer data)
   g_assert_true (pv_document_get_plan_session (fx->document)->model == pv_document_get_model (fx->document));
 }
 
+static gboolean
+banner_shown (Fixture *fx)
+{
+  GtkRevealer *revealer = GTK_REVEALER (pv_window_get_planning_banner (fx->window));
+  return gtk_revealer_get_reveal_child (revealer);
+}
+
+static gboolean
+not_planning (Fixture *fx)
+{
+  return !pv_document_get_planning (fx->document);
+}
+
+/* A config of @k streams, the default order dealt round-robin. */
+static char *
+round_robin (const PvGraph *g, int k)
+{
+  g_autoptr (PvPartitionConfig) def = pv_partition_config_default (g, NULL);
+  g_autoptr (PvPartitionConfig) config = g_new0 (PvPartitionConfig, 1);
+
+  config->n_streams = k;
+  config->streams = g_new0 (PvStream, k);
+  for (int st = 0; st < k; st++)
+    config->streams[st].nodes = g_new (int, def->streams[0].n_nodes / k + 1);
+  for (int i = 0; i < def->streams[0].n_nodes; i++)
+    {
+      PvStream *stream = &config->streams[i % k];
+      stream->nodes[stream->n_nodes++] = def->streams[0].nodes[i];
+    }
+  /* Indented, as the editor shows configs (a megabyte on one line is
+   * more than GtkSourceView lays out in time). */
+  return pv_partition_config_to_json (g, config, TRUE);
+}
+
+/* A slow re-plan (the 95.7k-node model on 256 streams) shows its stage
+ * over a dimmed timeline; Cancel stops it, keeps the plan on screen and
+ * says so; a later edit plans again. */
+static void
+test_slow_progress_and_cancel (Fixture *fx, gconstpointer data)
+{
+  const char *gen = g_getenv ("PV_GEN_MODELS");
+  g_autofree char *path = g_build_filename (fx->tmpdir, "synthetic-95k.onnx", NULL);
+  const char *argv[] = { gen, "--synthetic", "--nodes", "136700", path, NULL };
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *many = NULL, *two = NULL;
+  const PvSession *before;
+  int status;
+  gint64 t0;
+
+  if (gen == NULL)
+    {
+      g_test_skip ("PV_GEN_MODELS is not set");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                               &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  pv_window_open (fx->window, file, NULL);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_cmpint (pv_document_get_model (fx->document)->graph->n_nodes, ==, 95708);
+  before = pv_document_get_plan_session (fx->document);
+  many = round_robin (pv_document_get_model (fx->document)->graph, 256);
+  two = round_robin (pv_document_get_model (fx->document)->graph, 2);
+
+  pv_document_set_partition_text (fx->document, many);
+  g_assert_true (wait_until (fx, banner_shown));
+  g_assert_true (pv_document_get_planning (fx->document));
+  g_assert_true (pv_timeline_view_get_dimmed (fx->view));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (pv_window_get_planning_label (fx->window)), "Planning: "));
+  /* A few frames for the banner to be drawn (the plan takes ~400 ms more). */
+  spin (50);
+  if (pv_document_get_planning (fx->document))
+    save_widget_screenshot (GTK_WIDGET (fx->window), "replan-slow-progress.png");
+
+  t0 = g_get_monotonic_time ();
+  if (!pv_document_get_planning (fx->document))
+    {
+      g_test_skip ("the re-plan finished before Cancel could be pressed");
+      return;
+    }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.cancel-plan", NULL));
+  g_assert_false (pv_document_get_planning (fx->document));
+  g_assert_true (wait_until (fx, settled));
+  g_test_message ("cancelled: the window settled %.1f ms after Cancel", (g_get_monotonic_time () - t0) / 1000.0);
+  g_assert_false (banner_shown (fx));
+  g_assert_true (pv_document_get_cancelled (fx->document));
+  g_assert_true (pv_document_get_stale (fx->document));
+  g_assert_true (pv_document_get_plan_session (fx->document) == before);
+  g_assert_cmpint (n_streams_planned (fx), ==, 1);
+
+  /* The next edit plans again, and is drawn. */
+  pv_document_set_partition_text (fx->document, two);
+  g_assert_true (wait_until (fx, not_planning));
+  g_assert_true (wait_until (fx, settled));
+  g_assert_false (pv_document_get_cancelled (fx->document));
+  g_assert_false (pv_document_get_stale (fx->document));
+  g_assert_cmpint (n_streams_planned (fx), ==, 2);
+  g_assert_false (pv_timeline_view_get_dimmed (fx->view));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -103,5 +203,6 @@ main (int argc, char **argv)
   ADD ("/replan/latest-wins", test_latest_wins, NULL);
   ADD ("/replan/stale-after-queue", test_stale_after_queue, NULL);
   ADD ("/replan/open-while-planning", test_open_while_planning, NULL);
+  ADD ("/replan/slow-progress-and-cancel", test_slow_progress_and_cancel, NULL);
   return gui_fixture_run ();
 }

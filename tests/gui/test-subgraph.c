@@ -200,9 +200,63 @@ test_double_click (Fixture *fx, gconstpointer data)
   g_signal_emit_by_name (click, "pressed", 1, 10.0, 10.0);
   g_assert_cmpuint (pv_subgraph_nav_get_depth (nav), ==, 0);
   g_signal_emit_by_name (click, "pressed", 2, 10.0, 10.0);
+  /* The document's worker plans the body; it shows once planned. */
+  g_assert_true (wait_until (fx, settled));
   g_assert_cmpuint (pv_subgraph_nav_get_depth (nav), ==, 1);
   assert_timeline_of (fx, main_graph (fx)->nodes[loop].subgraphs[0]);
+}
+
+typedef struct {
+  PvTimelineView *view;
+  PvTimelineModel *last;
+  guint replaced;          /* times the timeline shown became another one */
+} Replacements;
+
+static void
+count_replacement (Replacements *r)
+{
+  PvTimelineModel *now = pv_timeline_view_get_model (r->view);
+  if (now != r->last)
+    r->replaced++;
+  r->last = now;
+}
+
+/* An edit of the main config with a body open: one job of the document's
+ * worker plans the main graph and the body, and the body's timeline is
+ * replaced once, by that job's result. No plan comes from the main thread. */
+static void
+test_body_replanned_by_worker (Fixture *fx, gconstpointer data)
+{
+  static const char two_streams[] =
+    "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"/input/MatMul\",\"/Loop\"],"
+    "[\"/ReduceMean\",\"/Greater\",\"/head/If\"]],\"devices\":[\"0\",\"0\"]}";
+  PvSubgraphNav *nav = pv_window_get_subgraph_nav (fx->window);
+  const PvGraph *g = main_graph (fx);
+  int loop = node_id (g, "/Loop");
+  Replacements r = { fx->view, NULL, 0 };
+  const PvSession *old_body;
+  guint plans;
+  gulong handler;
+
+  open_body (fx, loop, 0);
+  old_body = pv_subgraph_nav_get_session (nav);
+  g_assert_true (old_body->planned_on != g_thread_self ());
+  r.last = pv_timeline_view_get_model (fx->view);
+  plans = pv_document_get_n_plans (fx->document);
+  handler = g_signal_connect_swapped (nav, "changed", G_CALLBACK (count_replacement), &r);
+  pv_document_set_partition_text (fx->document, two_streams);
   g_assert_true (wait_until (fx, settled));
+  g_signal_handler_disconnect (nav, handler);
+
+  g_assert_cmpuint (pv_document_get_n_plans (fx->document), ==, plans + 1);
+  g_assert_cmpuint (r.replaced, ==, 1);
+  g_assert_cmpuint (pv_subgraph_nav_get_depth (nav), ==, 1);
+  assert_timeline_of (fx, g->nodes[loop].subgraphs[0]);
+  g_assert_true (pv_timeline_view_get_model (fx->view) == pv_document_get_body_timeline (fx->document, 1));
+  g_assert_true (pv_subgraph_nav_get_session (nav) != old_body);
+  g_assert_true (pv_subgraph_nav_get_session (nav)->planned_on != g_thread_self ());
+  g_assert_true (pv_document_get_plan_session (fx->document)->planned_on != g_thread_self ());
+  g_assert_cmpint (pv_document_get_plan_session (fx->document)->ort->n_streams, ==, 2);
 }
 
 /* Re-plans of the main graph re-plan the open body; the partition config
@@ -218,9 +272,11 @@ test_replan (Fixture *fx, gconstpointer data)
   const PvGraph *g = main_graph (fx);
   int head = node_id (g, "/head/If");
   PvTimelineModel *before;
-  guint plans = fx->plan_changes;
+  guint plans;
 
+  /* (Opening the body installs its plan: a plan-changed of its own.) */
   open_body (fx, head, 0);
+  plans = fx->plan_changes;
   before = pv_timeline_view_get_model (fx->view);
   pv_document_set_partition_text (fx->document, two_streams);
   pv_document_plan_now (fx->document);
@@ -289,6 +345,7 @@ main (int argc, char **argv)
   ADD ("/subgraph/nested-and-back", test_nested_and_back, MODEL);
   ADD ("/subgraph/double-click", test_double_click, MODEL);
   ADD ("/subgraph/replan", test_replan, MODEL);
+  ADD ("/subgraph/body-replanned-by-worker", test_body_replanned_by_worker, MODEL);
   ADD ("/subgraph/node-vanishes", test_node_vanishes, MODEL);
   return gui_fixture_run ();
 }

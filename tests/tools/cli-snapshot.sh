@@ -4,10 +4,13 @@
 # must not change behaviour, then `diff -r BEFORE AFTER`.
 # Usage: tests/tools/cli-snapshot.sh PLANVIZ_CLI SHARED_DIR OUT_DIR
 set -u
-cli=$1; shared=$2; out=$3
-here=$(cd "$(dirname "$0")/../.." && pwd)
+# Paths in the outputs are relative to the checkout (run from anywhere, with
+# SHARED_DIR relative to it, e.g. ../shared), so that two checkouts compare.
+cli=$(realpath "$1"); shared=$2; out=$(realpath -m "$3")
+cd "$(dirname "$0")/../.."
+here=.
 mkdir -p "$out"
-models="$here/data/*.onnx $shared/onnx-tests/light/*.onnx $shared/ort-testdata/*.onnx"
+models="data/*.onnx $shared/onnx-tests/light/*.onnx $shared/ort-testdata/*.onnx"
 for t in test_if test_loop11 test_scan_sum test_gru_defaults test_nonzero_example test_softmax_example_expanded \
          test_layer_normalization_2d_axis0_expanded test_affine_grid_2d_expanded test_resize_downsample_scales_linear; do
   models="$models $shared/onnx-tests/node/$t/model.onnx"
@@ -15,7 +18,7 @@ done
 # Partitions: the model's own default, round-robin on two and three streams.
 for m in $models; do
   [ -f "$m" ] || continue
-  name=$(echo "$m" | sed "s|$here/||; s|$shared/||; s|/|_|g")
+  name=$(echo "$m" | sed "s|^$shared/||; s|/|_|g")
   run() { tag=$1; shift; "$cli" "$@" >"$out/$name.$tag" 2>&1; echo "exit $?" >>"$out/$name.$tag"; }
   run info info "$m" --order --json
   run shapes shapes "$m" --json
@@ -48,5 +51,5 @@ for c in "$shared"/ort-testdata/*.json; do
     "$cli" check "$m" "$c" >"$out/$name.check" 2>&1; echo "exit $?" >>"$out/$name.check"
   done
 done
-"$cli" render "$here/data/wide_branches.onnx" --partition "$here/data/wide_branches.two-streams.json" -o "$out/wide.svg" >/dev/null 2>&1
+"$cli" render data/wide_branches.onnx --partition data/wide_branches.two-streams.json -o "$out/wide.svg" >/dev/null 2>&1
 ls "$out" | wc -l

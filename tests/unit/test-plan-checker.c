@@ -10,6 +10,7 @@
 #include "pv-random-graph.h"
 #include "pv-slot-planner.h"
 #include "pv-test-seed.h"
+#include "pv-value-aliases.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
@@ -279,6 +280,7 @@ test_random_plans_pass_and_faults_are_caught (void)
       g_autoptr (PvModel) m = pv_random_graph_new (rand, sizes, &views);
       RandomSizes rs = { sizes, m->graph };
       g_autoptr (PvSlotPlan) slots = pv_slot_plan_new (m->graph, views, FALSE, random_sizes, &rs);
+      g_autofree int *roots = pv_value_view_roots (views, m->graph->n_values);
       const PvLiveness *live = slots->liveness;
       int n = m->graph->n_values;
       g_autofree PvPlacement *place = g_new (PvPlacement, n);
@@ -297,7 +299,7 @@ test_random_plans_pass_and_faults_are_caught (void)
           place[v] = s >= 0 ? (PvPlacement) { s, 0, slots->slots[s].capacity } : (PvPlacement) { -1, 0, 0 };
           need[v] = s >= 0 ? slots->bytes[v] : 0;
         }
-      r = pv_plan_check (m->graph, NULL, place, views, NULL, need, 0);
+      r = pv_plan_check (m->graph, NULL, place, roots, NULL, need, 0);
       if (!r->ok)
         g_error ("round %d: slot plan rejected: %s", round, r->violations[0].message);
       g_assert_cmpuint (slots->peak_bytes, <=, slots->naive_bytes);
@@ -315,7 +317,7 @@ test_random_plans_pass_and_faults_are_caught (void)
       g_assert_cmpuint (slots->peak_bytes, >=, pv_buffers_load (buffers, nb, 1));
       for (int i = 0; i < nb; i++)
         place[owner_of_buffer[i]] = (PvPlacement) { 0, arena->offsets[i], slots->bytes[owner_of_buffer[i]] };
-      r = pv_plan_check (m->graph, NULL, place, views, NULL, need, 0);
+      r = pv_plan_check (m->graph, NULL, place, roots, NULL, need, 0);
       if (!r->ok)
         g_error ("round %d: arena plan rejected: %s", round, r->violations[0].message);
       g_clear_pointer (&r, pv_check_result_free);
@@ -327,7 +329,7 @@ test_random_plans_pass_and_faults_are_caught (void)
             {
               place[owner_of_buffer[i]].offset = place[owner_of_buffer[j]].offset;
               planted++;
-              r = pv_plan_check (m->graph, NULL, place, views, NULL, need, 0);
+              r = pv_plan_check (m->graph, NULL, place, roots, NULL, need, 0);
               caught += !r->ok;
               if (r->ok)
                 g_error ("round %d: planted overlap of %s and %s not caught", round,

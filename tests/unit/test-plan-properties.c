@@ -123,6 +123,13 @@ test_random_partitions (void)
         g_error ("round %d: no ORT plan: %s\nconfig: %s", round, s->ort_error, config);
       multi += s->ort->n_streams > 1;
       g_assert_false (s->slots->deferred);
+      /* Every buffer ORT reuses is a root: readers need no chain walk. */
+      for (int i = 0; i < s->ort->n_values; i++)
+        {
+          int r = s->ort->values[i].reused_buffer;
+          g_assert_cmpint (r, >=, 0);
+          g_assert_cmpint (s->ort->values[r].reused_buffer, ==, r);
+        }
       if (s->ort->n_streams == 1)
         assert_safe ("ONNX Runtime", s->ort_check, round, config);
       else if (!s->ort_check->ok)

@@ -1,0 +1,118 @@
+/* pv-document-private.h: PvDocument's insides, shared by pv-document.c
+ * (the object and its API), pv-document-plan.c (planning in a worker) and
+ * pv-document-load.c (loading in a worker). */
+#pragma once
+
+#include "pv-document.h"
+
+G_BEGIN_DECLS
+
+/* One open subgraph body and, once planned, its plan. */
+typedef struct {
+  char *node_name;           /* the owning node's ORT name in the level above */
+  char *attr;                /* "then_branch", "body", … */
+  PvSession *session;        /* NULL until planned */
+  PvTimelineModel *timeline;
+} PvBodyPlan;
+
+struct _PvDocument
+{
+  GObject parent_instance;
+
+  GFile *file;
+  GFile *partition_file;
+  PvModel *model;
+  PvKernelTable *kernels;
+  char *title;
+  char *partition_text;
+  char **symbols;            /* sorted, NULL-terminated */
+  GHashTable *bounds;        /* symbol -> gint64*: the bounds of the latest inputs */
+  PvSessionBasis *basis;     /* of the installed plan's bounds; re-plans share it */
+  PvPlannerKind planner;
+  PvStreamRegistry registry;
+
+  PvSession *session;        /* latest inputs; may equal plan_session */
+  GError *plan_error;
+  PvSession *plan_session;   /* latest valid */
+  PvTimelineModel *timeline; /* of plan_session */
+  GPtrArray *bodies;         /* PvBodyPlan*, level 1 first: the open bodies, planned from plan_session */
+  GError *body_error;        /* why bodies stop short of what was opened, NULL otherwise */
+  guint n_plans;
+
+  /* Planning runs in a thread, one job at a time. Every input change bumps
+   * plan_generation and cancels the job in flight; a job's plan is
+   * installed only if it was made for the current generation (latest
+   * wins). */
+  struct _PlanData *plan_running; /* the job in flight (its task's data), or NULL */
+  guint plan_generation;
+  GThreadPool *free_pool;    /* frees replaced sessions (tens of ms on big models) */
+  char *plan_stage;          /* what the job in flight is doing, NULL when idle */
+
+  GCancellable *load_cancellable;
+  char *load_stage;
+
+  guint loading : 1;
+  guint stale : 1;
+  guint cancelled : 1;       /* the latest inputs' plan was cancelled */
+  guint replan_queued : 1;   /* inputs changed while a job ran: plan the main graph and bodies */
+  guint bodies_queued : 1;   /* open bodies changed while a job ran: plan the bodies */
+  guint planning : 1;        /* as last notified */
+};
+
+enum {
+  PV_DOCUMENT_PROP_0,
+  PV_DOCUMENT_PROP_FILE,
+  PV_DOCUMENT_PROP_PARTITION_FILE,
+  PV_DOCUMENT_PROP_TITLE,
+  PV_DOCUMENT_PROP_LOADING,
+  PV_DOCUMENT_PROP_LOAD_STAGE,
+  PV_DOCUMENT_PROP_PLANNER,
+  PV_DOCUMENT_PROP_REGISTRY,
+  PV_DOCUMENT_PROP_STALE,
+  PV_DOCUMENT_PROP_PLANNING,
+  PV_DOCUMENT_PROP_PLAN_STAGE,
+  PV_DOCUMENT_N_PROPS
+};
+
+enum {
+  PV_DOCUMENT_SIGNAL_LOADED,
+  PV_DOCUMENT_SIGNAL_PLAN_CHANGED,
+  PV_DOCUMENT_N_SIGNALS
+};
+
+extern GParamSpec *_pv_document_properties[PV_DOCUMENT_N_PROPS];
+extern guint _pv_document_signals[PV_DOCUMENT_N_SIGNALS];
+
+GHashTable      *_pv_document_bounds_new        (void);
+GHashTable      *_pv_document_bounds_copy       (GHashTable *bounds);
+/* A plan worth drawing: ORT runs the config as written. */
+gboolean         _pv_document_session_is_valid  (const PvSession *session);
+PvTimelineModel *_pv_document_timeline_for      (const PvSession *session);
+void             _pv_document_body_plan_free    (PvBodyPlan *body);
+GThreadPool     *_pv_document_free_pool_new     (void);
+/* Frees what the document holds of its sessions and plans (not the model). */
+void             _pv_document_clear_plans       (PvDocument *self);
+void             _pv_document_set_stale         (PvDocument *self,
+                                                 gboolean    stale);
+/* The inputs changed: plan the main graph and the open bodies in the
+ * worker, now or after the job in flight (which is cancelled). */
+void             _pv_document_replan            (PvDocument *self);
+/* Only the open bodies changed: plan them from the plan session. */
+void             _pv_document_replan_bodies     (PvDocument *self);
+/* A load replaces the model: the job in flight keeps what it reads (the
+ * old model, kernels and plan session) alive until it is done. */
+void             _pv_document_retire_for_load   (PvDocument *self,
+                                                 PvModel    *model,
+                                                 PvKernelTable *kernels);
+gboolean         _pv_document_is_planning       (PvDocument *self);
+void             _pv_document_update_planning   (PvDocument *self);
+/* The open bodies' paths (node name, attribute; no plans), level 1 first. */
+GPtrArray       *_pv_document_dup_body_paths    (PvDocument *self);
+PvBodyPlan      *_pv_document_body_path_new     (const char *node_name,
+                                                 const char *attr);
+gboolean         _pv_document_read_partition_text (GFile        *file,
+                                                   GCancellable *cancellable,
+                                                   char        **text,
+                                                   GError      **error);
+
+G_END_DECLS

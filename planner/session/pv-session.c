@@ -13,7 +13,7 @@ pv_session_stage_name (PvSessionStage stage)
 {
   static const char *const names[PV_SESSION_N_STAGES] = {
     "value maps", "config check", "ORT plan", "schedule", "slots", "slots check",
-    "arena", "arena check", "ORT check", "ORT arena",
+    "arena", "arena check", "ORT check", "ORT arena", "ORT run",
   };
   g_return_val_if_fail (stage < PV_SESSION_N_STAGES, NULL);
   return names[stage];
@@ -51,6 +51,7 @@ pv_session_free (PvSession *session)
   pv_check_result_free (session->ort_check);
   pv_arena_plan_free (session->ort_arena);
   g_free (session->ort_arena_values);
+  pv_ort_arena_run_free (session->ort_run);
   g_free (session);
 }
 
@@ -208,6 +209,28 @@ schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, G
                                    options && options->roofline_cost ? pv_roofline_cost : NULL, &roofline);
   }
   stage_done (s, PV_SESSION_STAGE_SCHEDULE, &lap);
+}
+
+/* What ORT's CPU arena does over the first two runs of the main graph
+ * (@sizes: every value's size kind). */
+static void
+simulate_ort_run (PvSession *s, const PvGraph *g, const PvSessionOptions *options, const SizeTable *sizes)
+{
+  gint64 lap = g_get_monotonic_time ();
+  PvOrtArenaSettings settings;
+  g_autofree guint8 *known = g_new0 (guint8, MAX (g->n_values, 1));
+  PvOrtKernelEnv env = { g, s->shapes, options ? options->bounds : NULL, 1 };
+  PvOrtArenaInput input = { s->ort, &env, s->value_bytes, known, &settings };
+
+  if (options && options->ort_arena)
+    settings = *options->ort_arena;
+  else
+    pv_ort_arena_settings_init (&settings);
+  settings.intra_op_threads = env.threads = MAX (settings.intra_op_threads, 1);
+  for (int v = 0; v < g->n_values; v++)
+    known[v] = sizes->kind[v] == PV_SIZE_KNOWN;
+  s->ort_run = pv_ort_arena_run_new (&input, NULL);
+  stage_done (s, PV_SESSION_STAGE_ORT_RUN, &lap);
 }
 
 /* ORT's buffers as placements, every value planned into its root buffer
@@ -526,6 +549,8 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       /* The slot stage counts the happens-before above, not the run. */
       stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
       schedule_ort (s, g, options, bounds);
+      if (parent_plan == NULL)
+        simulate_ort_run (s, g, options, &sizes);
       lap = g_get_monotonic_time ();
     }
   s->slots = pv_slot_plan_new_for_liveness (g, live, size_table_oracle, &sizes);

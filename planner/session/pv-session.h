@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pv-arena-planner.h"
+#include "pv-ort-arena-run.h"
 #include "pv-error.h"
 #include "pv-kernel-table.h"
 #include "pv-model.h"
@@ -32,6 +33,8 @@ typedef struct {
   gboolean roofline_cost;        /* schedule with FLOP/bytes kernel times (µs), not 1 per kernel */
   PvShapeInfo *shapes;           /* an inference of the model with these bounds and input_shapes to
                                     share (a re-plan after a partition edit), NULL: infer */
+  const PvOrtArenaSettings *ort_arena; /* ORT's arena settings for its simulation, NULL: ORT's defaults
+                                          with one intra-op thread */
 } PvSessionOptions;
 
 /* What a session spends its time on (PvSession.stage_ms), in the order run. */
@@ -46,6 +49,7 @@ typedef enum {
   PV_SESSION_STAGE_ARENA_CHECK,
   PV_SESSION_STAGE_ORT_CHECK,     /* the checker on ORT's plan */
   PV_SESSION_STAGE_ORT_ARENA,     /* ORT's buffers packed in one arena */
+  PV_SESSION_STAGE_ORT_RUN,       /* ORT's CPU arena over two runs, simulated */
   PV_SESSION_N_STAGES
 } PvSessionStage;
 
@@ -83,7 +87,9 @@ typedef struct {
   PvArenaPlan *ort_arena;       /* ORT's Allocate buffers packed in one arena */
   int *ort_arena_values;         /* buffer index -> root value id */
   int n_ort_arena_values;
-  guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */
+  guint64 ort_peak_bytes;        /* ORT reserves: the sum of ORT's Allocate buffers */
+  PvOrtArenaRun *ort_run;        /* what ORT's CPU arena does over the first two runs; NULL for
+                                    subgraph sessions, without an ORT plan, or while sizes are unknown */
   double plan_ms;                /* time spent planning and checking */
   double stage_ms[PV_SESSION_N_STAGES]; /* per stage (0 when skipped); stages run on two threads at
                                            once, so they may add up to more than plan_ms. ORT arena:

@@ -33,6 +33,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
 
 function usage(msg) {
@@ -43,8 +44,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const a = { model: null, opt: 'disabled', runs: 1, bounds: {}, shapes: {}, values: {}, seed: 1, memPattern: null,
-              cpuArena: null, mode: 'sequential', interOp: null, intraOp: null, partition: null, saveOptimized: null };
+  const a = { ...defaultArgs('.'), model: null };
   const onOff = (v, k) => { if (v !== 'on' && v !== 'off') usage(`${k} takes on or off`); return v === 'on'; };
   const pair = (v, k) => { const i = v.indexOf('='); if (i <= 0) usage(`${k} takes NAME=VALUE`); return [v.slice(0, i), v.slice(i + 1)]; };
   for (let i = 2; i < argv.length; i++) {
@@ -138,9 +138,25 @@ function splitRuns(events) {
   return runs;
 }
 
-async function main() {
-  const a = parseArgs(process.argv);
+// Profiles one model in this process. @a: parseArgs()'s fields (defaults
+// from defaultArgs()). Returns the output object described above, or
+// {error} when ORT refuses the model or the run fails.
+export async function profile(a) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pv-ort-profile-'));
+  try {
+    return await profileIn(dir, a);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function defaultArgs(model) {
+  return { model: path.resolve(model), opt: 'disabled', runs: 1, bounds: {}, shapes: {}, values: {}, seed: 1,
+           memPattern: null, cpuArena: null, mode: 'sequential', interOp: null, intraOp: null, partition: null,
+           saveOptimized: null };
+}
+
+async function profileIn(dir, a) {
   const options = { graphOptimizationLevel: a.opt, executionProviders: ['cpu'], enableProfiling: true,
                     profileFilePrefix: path.join(dir, 'profile'), executionMode: a.mode, logSeverityLevel: 3 };
   if (a.memPattern !== null) options.enableMemPattern = a.memPattern;
@@ -153,20 +169,18 @@ async function main() {
   try {
     session = await ort.InferenceSession.create(a.model, options);
   } catch (e) {
-    process.stdout.write(JSON.stringify({ error: String(e && e.message ? e.message : e) }) + '\n');
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.exit(1);
+    return { error: String(e && e.message ? e.message : e) };
   }
   const rng = xorshift(a.seed);
   const feeds = {};
   const inputs = [];
-  for (const md of session.inputMetadata) {
-    const { tensor, shape } = makeInput(md, a, rng);
-    feeds[md.name] = tensor;
-    inputs.push({ name: md.name, type: md.type, shape });
-  }
   const outputs = [];
   try {
+    for (const md of session.inputMetadata) {
+      const { tensor, shape } = makeInput(md, a, rng);
+      feeds[md.name] = tensor;
+      inputs.push({ name: md.name, type: md.type, shape });
+    }
     for (let r = 0; r < a.runs; r++) {
       const result = await session.run(feeds);
       outputs.push(session.outputNames.map((n) => {
@@ -178,17 +192,24 @@ async function main() {
       }));
     }
   } catch (e) {
-    process.stdout.write(JSON.stringify({ error: `run failed: ${e && e.message ? e.message : e}` }) + '\n');
-    process.exit(1);
+    session.endProfiling();
+    await session.release();
+    return { error: `run failed: ${e && e.message ? e.message : e}` };
   }
   const file = session.endProfiling();
   await session.release();
-  const profile = fs.readdirSync(dir).map((f) => path.join(dir, f)).find((f) => f.endsWith('.json')) ?? file;
-  const events = JSON.parse(fs.readFileSync(profile, 'utf8'));
-  fs.rmSync(dir, { recursive: true, force: true });
-  const out = { model: a.model, options: { opt: a.opt, partition: a.partition, runs: a.runs, memPattern: a.memPattern,
-                cpuArena: a.cpuArena, mode: a.mode, bounds: a.bounds }, inputs, runs: splitRuns(events), outputs };
-  process.stdout.write(JSON.stringify(out) + '\n');
+  const profileFile = fs.readdirSync(dir).map((f) => path.join(dir, f)).find((f) => f.endsWith('.json')) ?? file;
+  const events = JSON.parse(fs.readFileSync(profileFile, 'utf8'));
+  return { model: a.model, options: { opt: a.opt, partition: a.partition, runs: a.runs, memPattern: a.memPattern,
+           cpuArena: a.cpuArena, mode: a.mode, bounds: a.bounds, intraOp: a.intraOp }, inputs,
+           runs: splitRuns(events), outputs };
 }
 
-main().catch((e) => { process.stderr.write(`ort-profile.mjs: ${e && e.stack ? e.stack : e}\n`); process.exit(1); });
+async function main() {
+  const out = await profile(parseArgs(process.argv));
+  process.stdout.write(JSON.stringify(out) + '\n');
+  if (out.error) process.exit(1);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  main().catch((e) => { process.stderr.write(`ort-profile.mjs: ${e && e.stack ? e.stack : e}\n`); process.exit(1); });

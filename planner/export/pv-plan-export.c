@@ -327,6 +327,8 @@ pv_plan_export_json (const PvSession *s, PvPlannerKind kind)
           cJSON *offsets = cJSON_AddObjectToObject (root, "offsets");
           cJSON_AddNumberToObject (root, "alignment", (double) PV_DEFAULT_ALIGNMENT);
           cJSON_AddStringToObject (root, "ordering", s->arena->ordering ? s->arena->ordering : "");
+          cJSON_AddNumberToObject (root, "proven_lower_bound_bytes", (double) s->arena->bound_bytes);
+          cJSON_AddBoolToObject (root, "optimal", s->arena->optimal);
           for (int i = 0; i < s->n_arena_values; i++)
             cJSON_AddNumberToObject (offsets, g->values[s->arena_values[i]].name, (double) s->arena->offsets[i]);
         }
@@ -446,8 +448,16 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
       g_string_append_printf (out, "%d slots, %.1f%% saved against one buffer per value\n", s->slots->n_slots,
                               100.0 * s->slots->savings_ratio);
     else
-      g_string_append_printf (out, "%d buffers in one arena, %d-byte aligned (best ordering: %s)\n",
-                              s->n_arena_values, PV_DEFAULT_ALIGNMENT, s->arena->ordering);
+      {
+        g_autofree char *bound = human_bytes (s->arena->bound_bytes);
+        g_string_append_printf (out, "%d buffers in one arena, %d-byte aligned (best ordering: %s); ", s->n_arena_values,
+                                PV_DEFAULT_ALIGNMENT, s->arena->ordering);
+        if (s->arena->optimal)
+          g_string_append_printf (out, "optimal (the best bound, %s, is reached)\n", bound);
+        else
+          g_string_append_printf (out, "within %.2f%% of the best bound, %s\n",
+                                  100.0 * ((double) s->arena->peak_bytes / (double) s->arena->bound_bytes - 1.0), bound);
+      }
     g_string_append_printf (out, "checker: %s\n", check->ok ? "safe" : "UNSAFE");
     for (int i = 0; i < check->n_violations; i++)
       g_string_append_printf (out, "  %s\n", check->violations[i].message);

@@ -94,7 +94,8 @@ function planvizArena(model) {
 function ortProfile(model, bounds) {
   const argv = [path.join(here, 'ort-profile.mjs'), model, '--runs', '2', '--intra-op', String(intraOp)];
   for (const [s, n] of Object.entries(bounds)) argv.push('--bound', `${s}=${n}`);
-  const run = spawnSync(process.execPath, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const run = spawnSync(process.execPath, argv, { encoding: 'utf8', maxBuffer: 1 << 28, timeout: 60000 });
+  if (run.error && run.error.code === 'ETIMEDOUT') return { error: 'ran over 60 s' };
   if (run.signal) return { error: `ONNX Runtime crashed (${run.signal})` };
   try {
     return JSON.parse(run.stdout);
@@ -120,7 +121,7 @@ function compareNodes(plan, ortRun) {
     const o = index !== null ? byIndex.get(index) : null;
     if (unmodelled.has(opOf.get(index))) tainted = true;
     if (!o) return;
-    const row = { node: rec.node, index, op: o.op, modelled: !tainted };
+    const row = { node: rec.node, index, op: o.op, planOp: opOf.get(index), modelled: !tainted };
     for (const [name, ours, theirs] of FIGURES) row[name] = { ours: rec[ours], ort: o[theirs] };
     rows.push(row);
   });
@@ -160,6 +161,13 @@ for (const [i, c] of cases.entries()) {
     continue;
   }
   const rows = compareNodes(ours.plan, ort.runs[0]);
+  const misaligned = ours.plan.streams.length !== 1 ? 'several streams run concurrently in ORT'
+    : rows.length !== ort.runs[0].length || rows.length !== ours.plan.ort_arena.nodes.length ? `ORT ran ${ort.runs[0].length} nodes, planviz plans ${ours.plan.ort_arena.nodes.length}`
+    : rows.some((r) => r.op !== r.planOp) ? 'NodeIndex names other ops in ORT' : null;
+  if (misaligned) {
+    console.log(`ok ${t} - ${name} # SKIP nodes do not match ORT's (${misaligned}: graph rewrites, issue 12)`);
+    continue;
+  }
   const second = secondRun(ours.plan, ort.runs);
   const fam = families.get(c.family) ?? { models: 0, nodes: 0, modelled: 0, exact: {}, worst: {} };
   families.set(c.family, fam);

@@ -118,7 +118,17 @@ typedef struct {
   PvOrtMemPattern *trace;   /* first run with the pattern on: traces */
   const PvOrtArenaRun *pattern;  /* second run: the pattern to place into */
   GHashTable *unmodelled;   /* op type set, first run */
+  guint64 kernel_max;       /* the most in use during the current kernel */
 } Run;
+
+/* Notes the bytes in use after an allocation of the current kernel. */
+static void
+note_in_use (Run *r)
+{
+  PvOrtArenaStats st;
+  heap_stats (&r->heap, &st);
+  r->kernel_max = MAX (r->kernel_max, st.in_use);
+}
 
 /* Why an output takes nothing from the arena in this run. */
 static gboolean
@@ -171,6 +181,7 @@ allocate_output (Run *r, const PvNode *node, int k, guint8 *done)
     }
   bytes = r->in->value_bytes[v];
   r->chunk[i] = heap_alloc (&r->heap, bytes);
+  note_in_use (r);
   /* The frame traces what it allocates for the plan, rounded to 256 bytes,
    * but not graph outputs. */
   if (r->trace && r->in->plan->values[i].kind == PV_ORT_ALLOC_ALLOCATE)
@@ -211,6 +222,7 @@ run_kernel (Run *r, const PvNode *node)
           break;
         case PV_ORT_SCRATCH_ALLOC:
           temps[n_temps++] = heap_alloc (&r->heap, st->bytes);
+          note_in_use (r);
           break;
         case PV_ORT_SCRATCH_FREE:
           if (st->arg < n_temps)
@@ -252,7 +264,8 @@ record (Run *r, int n, PvOrtArenaRecord *rec)
   PvOrtArenaStats st;
 
   heap_stats (&r->heap, &st);
-  *rec = (PvOrtArenaRecord) { n, st.requested_in_use, st.in_use, st.held, st.peak_in_use };
+  *rec = (PvOrtArenaRecord) { n, st.requested_in_use, st.in_use, st.held, st.peak_in_use,
+                              MAX (r->kernel_max, st.in_use) };
 }
 
 /* One run over every node; the frame's buffers are freed at its end (the
@@ -271,6 +284,7 @@ run_once (Run *r, PvOrtArenaRecord *records, guint64 block_bytes)
   for (int k = 0; k < r->n_order; k++)
     {
       int n = r->order[k];
+      r->kernel_max = 0;
       run_kernel (r, &r->g->nodes[n]);
       record (r, n, &records[k]);
       release_after (r, n);

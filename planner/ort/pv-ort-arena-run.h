@@ -45,6 +45,7 @@ typedef struct {
   guint64 in_use;           /* mem_bytes_in_use */
   guint64 held;             /* mem_arena_held */
   guint64 in_use_peak;      /* mem_in_use_peak (never reset, across runs) */
+  guint64 in_use_max;       /* planviz's: the most in use while the kernel ran, scratch included */
 } PvOrtArenaRecord;
 
 typedef struct {

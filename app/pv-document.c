@@ -88,7 +88,12 @@ make_session (const PvModel *model, const PvKernelTable *kernels, PvShapeInfo *s
               const char *partition_text, PvStreamRegistry registry, GError **error)
 {
   PvSessionOptions options = { 0 };
+  PvOrtArenaSettings arena;
 
+  /* ORT's defaults; its intra-op threads default to the machine's cores. */
+  pv_ort_arena_settings_init (&arena);
+  arena.intra_op_threads = (int) g_get_num_processors ();
+  options.ort_arena = &arena;
   options.shapes = shapes;
   options.bounds = bounds;
   options.partition_text = partition_text;

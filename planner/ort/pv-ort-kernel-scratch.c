@@ -294,6 +294,32 @@ scratch_lrn (const PvOrtKernelEnv *env, const PvNode *node, PvOrtScratch *out)
   return TRUE;
 }
 
+/* BatchNormalization: nothing in inference; training mode's saved
+ * statistics are not modelled. */
+static gboolean
+scratch_batch_norm (const PvOrtKernelEnv *env, const PvNode *node, PvOrtScratch *out)
+{
+  return pv_infer_attr_int (node, "training_mode", 0) == 0;
+}
+
+/* Max, Min, Mean, Sum: with three inputs or more, one temporary of the
+ * output's size for the running result (two inputs broadcast straight into
+ * the output). */
+static gboolean
+scratch_variadic (const PvOrtKernelEnv *env, const PvNode *node, PvOrtScratch *out)
+{
+  guint64 bytes;
+
+  if (node->n_inputs < 3)
+    return TRUE;
+  if (node->n_outputs < 1 || node->outputs[0] < 0 ||
+      !pv_shape_info_eval_bytes (env->shapes, env->graph, node->outputs[0], env->bounds, &bytes, NULL))
+    return FALSE;
+  pv_ort_scratch_outputs (out);
+  pv_ort_scratch_alloc (out, bytes);
+  return TRUE;
+}
+
 /* ---- the table ---- */
 
 typedef gboolean (*ScratchModel) (const PvOrtKernelEnv *env, const PvNode *node, PvOrtScratch *out);
@@ -310,7 +336,7 @@ typedef struct {
 static const ScratchOp scratch_ops[] = {
   { "Abs", NULL }, { "Acos", NULL }, { "Acosh", NULL }, { "Add", NULL }, { "And", NULL }, { "ArgMax", NULL },
   { "ArgMin", NULL }, { "Asin", NULL }, { "Asinh", NULL }, { "Atan", NULL }, { "Atanh", NULL },
-  { "AveragePool", NULL }, { "BatchNormalization", NULL }, { "BitShift", NULL }, { "Cast", NULL }, { "Ceil", NULL },
+  { "AveragePool", NULL }, { "BatchNormalization", scratch_batch_norm }, { "BitShift", NULL }, { "Cast", NULL }, { "Ceil", NULL },
   { "Celu", NULL }, { "Clip", NULL }, { "Concat", NULL }, { "ConstantOfShape", NULL }, { "Conv", scratch_conv },
   { "ConvTranspose", scratch_conv_transpose }, { "Cos", NULL }, { "Cosh", NULL }, { "DepthToSpace", NULL },
   { "DequantizeLinear", NULL }, { "Div", NULL }, { "Dropout", NULL }, { "Elu", NULL }, { "Equal", NULL },
@@ -320,14 +346,14 @@ static const ScratchOp scratch_ops[] = {
   { "GreaterOrEqual", NULL }, { "HardSigmoid", NULL }, { "HardSwish", NULL }, { "Identity", NULL },
   { "IsInf", NULL }, { "IsNaN", NULL }, { "LRN", scratch_lrn }, { "LSTM", pv_ort_scratch_lstm },
   { "LeakyRelu", NULL }, { "Less", NULL }, { "LessOrEqual", NULL }, { "Log", NULL }, { "MatMul", NULL },
-  { "Max", NULL }, { "MaxPool", NULL }, { "Mean", NULL }, { "Min", NULL }, { "Mod", NULL }, { "Mul", NULL },
+  { "Max", scratch_variadic }, { "MaxPool", NULL }, { "Mean", scratch_variadic }, { "Min", scratch_variadic }, { "Mod", NULL }, { "Mul", NULL },
   { "Neg", NULL }, { "Not", NULL }, { "Or", NULL }, { "PRelu", NULL }, { "Pad", NULL }, { "Pow", NULL },
   { "QuantizeLinear", NULL }, { "Range", NULL }, { "Reciprocal", NULL },
   { "Relu", NULL }, { "Reshape", NULL }, { "Selu", NULL }, { "Shape", NULL }, { "Shrink", NULL },
   { "Sigmoid", NULL }, { "Sign", NULL }, { "Sin", NULL }, { "Sinh", NULL }, { "Size", NULL }, { "Slice", NULL },
   { "Softplus", NULL }, { "Softsign", NULL }, { "SpaceToDepth", NULL }, { "Split", NULL }, { "Sqrt", NULL },
-  { "Squeeze", NULL }, { "Sub", NULL }, { "Sum", NULL }, { "Tan", NULL }, { "Tanh", NULL },
-  { "ThresholdedRelu", NULL }, { "Tile", NULL }, { "Transpose", NULL }, { "Unsqueeze", NULL }, { "Where", NULL },
+  { "Squeeze", NULL }, { "Sub", NULL }, { "Sum", scratch_variadic }, { "Tan", NULL }, { "Tanh", NULL },
+  { "ThresholdedRelu", NULL }, { "Tile", NULL }, { "Transpose", NULL }, { "Unsqueeze", NULL },
   { "Xor", NULL },
 };
 

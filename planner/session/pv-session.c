@@ -409,7 +409,7 @@ typedef struct {
   PvSession *s;
   const PvGraph *g;
   const PvSessionOptions *options;
-  SizeTable *sizes;          /* JOB_VALUE_MAPS */
+  SizeTable *sizes;          /* JOB_VALUE_MAPS; JOB_ORT_ARENA: for ORT's run, NULL for a subgraph */
   PvLiveness **live;         /* JOB_VALUE_MAPS */
   BasisLatch *basis;         /* JOB_VALUE_MAPS, for the main graph */
   PvKernelAdapter *adapter;  /* JOB_VALUE_MAPS */
@@ -441,7 +441,12 @@ run_job (gpointer data)
       break;
     case JOB_ORT_ARENA:
       {
-        gint64 lap = g_get_monotonic_time ();
+        gint64 lap;
+        /* ORT's CPU arena first (main graphs only): the caller's line packs
+         * the orderings meanwhile. */
+        if (job->sizes)
+          simulate_ort_run (job->s, job->g, job->options, job->sizes);
+        lap = g_get_monotonic_time ();
         pv_arena_packing_work (job->ort->packing);
         stage_done (job->s, PV_SESSION_STAGE_ORT_ARENA, &lap);
         take_ort_check (job->s, job->g, job->ort);
@@ -492,7 +497,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (s->kernels);
   BasisLatch latch = { 0 };
   Job maps = { JOB_VALUE_MAPS, s, g, options, &sizes, &live, parent_plan ? NULL : &latch, adapter, NULL, NULL };
-  Job ort_arena = { JOB_ORT_ARENA, s, g, options, NULL, NULL, NULL, NULL, &ort_work, NULL };
+  Job ort_arena = { JOB_ORT_ARENA, s, g, options, parent_plan ? NULL : &sizes, NULL, NULL, NULL, &ort_work, NULL };
   /* The order the slot planner and the checks work in: ORT's streams when
    * there are several (one for all of them); on one stream, program order
    * for the slot and arena plans (ORT's plan is checked in its own). */
@@ -549,8 +554,6 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
       /* The slot stage counts the happens-before above, not the run. */
       stage_done (s, PV_SESSION_STAGE_SLOTS, &lap);
       schedule_ort (s, g, options, bounds);
-      if (parent_plan == NULL)
-        simulate_ort_run (s, g, options, &sizes);
       lap = g_get_monotonic_time ();
     }
   s->slots = pv_slot_plan_new_for_liveness (g, live, size_table_oracle, &sizes);

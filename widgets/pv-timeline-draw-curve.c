@@ -86,15 +86,17 @@ pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve)
   return ymax;
 }
 
-/* The highest value of the step series (@times, @values) in each pixel
- * column of the visible span; -1 where it has no point yet. */
+/* The highest values of @n_series step series over the same @times in
+ * each pixel column of the visible span, in one pass: @colmax[s * (w + 1)
+ * + k] for series s, -1 where it has no point yet. */
 static void
-column_max (PvTimelineRenderer *self, const double *times, const guint64 *values, int n, double *colmax, int w)
+column_max (PvTimelineRenderer *self, const double *times, const guint64 *const *values, int n_series, int n,
+            double *colmax, int w)
 {
   int x0 = (int) self->area_x0, lo = 0, hi = n;
   double t0 = self->vp.t0, sc = scale (self);
 
-  for (int i = 0; i <= w; i++)
+  for (int i = 0; i < n_series * (w + 1); i++)
     colmax[i] = -1;
   while (lo < hi)
     {
@@ -113,11 +115,14 @@ column_max (PvTimelineRenderer *self, const double *times, const guint64 *values
         break;
       ca = CLAMP ((int) floor (MAX (xa, self->area_x0)) - x0, 0, w);
       cb = CLAMP ((int) floor (MIN (xb, self->area_x1)) - x0, 0, w);
-      for (int k = ca; k <= cb; k++)
-        colmax[k] = MAX (colmax[k], (double) values[i]);
+      for (int s = 0; s < n_series; s++)
+        {
+          double v = (double) values[s][i], *col = colmax + s * (w + 1);
+          for (int k = ca; k <= cb; k++)
+            col[k] = MAX (col[k], v);
+        }
     }
 }
-
 
 /* ORT's arena over the first run: held, in use and requested as step
  * lines, labelled together at the held line with their most. */
@@ -128,7 +133,7 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
   const PvTimelineArena *a = &self->model->arena;
   int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
   double height = bottom - top;
-  g_autofree double *col = g_new (double, w + 1);
+  g_autofree double *cols = g_new (double, 3 * (w + 1));
   const guint64 *values[] = { a->held, a->in_use, a->requested };
   const Rgb *colours[] = { &c_arena_held, &c_arena_in_use, &c_arena_requested };
   g_autofree char *held = pv_timeline_format_bytes (a->max_held);
@@ -137,10 +142,11 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
   g_autofree char *text = NULL;
   gboolean off = a->max_held > ymax;
 
+  column_max (self, a->times, values, G_N_ELEMENTS (values), a->n_points, cols, w);
   for (gsize s = 0; s < G_N_ELEMENTS (values); s++)
     {
       gboolean open = FALSE;
-      column_max (self, a->times, values[s], a->n_points, col, w);
+      const double *col = cols + s * (w + 1);
       cairo_new_path (cr);
       for (int k = 0; k < w; k++)
         {

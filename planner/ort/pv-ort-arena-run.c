@@ -105,6 +105,80 @@ heap_stats (const Heap *h, PvOrtArenaStats *stats)
     *stats = h->plain;
 }
 
+/* ---- what both runs read, worked out once ---- */
+
+#define NO_ALLOC G_MAXUINT64
+
+typedef struct {
+  guint64 *bytes;           /* OrtValue index -> bytes the frame allocates, NO_ALLOC: none */
+  PvOrtScratchStep *steps;  /* the kernels' programs, one after the other in execution order */
+  int *step_start;          /* order position -> its first step; n_order + 1 entries */
+  GHashTable *unmodelled;   /* interned op types whose scratch is not modelled */
+  int unknown;              /* a value to allocate without a known size, or -1 */
+} Prepared;
+
+/* The element type of a tensor value, 0 for anything else (sequences and
+ * maps are filled by kernels planviz does not model). */
+static int
+tensor_type (const PvOrtArenaInput *in, const PvGraph *g, int value)
+{
+  const PvValueShape *shape = in->env->shapes ? pv_shape_info_get (in->env->shapes, g, value) : NULL;
+  if (shape == NULL || shape->kind != PV_TYPE_TENSOR)
+    return g->values[value].type.kind == PV_TYPE_TENSOR ? g->values[value].type.elem_type : 0;
+  return shape->elem_type;
+}
+
+/* The bytes the frame allocates for each node output, and each kernel's
+ * program. */
+static void
+prepare (Prepared *p, const PvOrtArenaInput *in, const int *order, int n_order)
+{
+  const PvGraph *g = in->env->graph;
+  const PvOrtPlan *plan = in->plan;
+  GArray *steps = g_array_new (FALSE, FALSE, sizeof (PvOrtScratchStep));
+
+  p->bytes = g_new (guint64, MAX (plan->n_values, 1));
+  for (int i = 0; i < plan->n_values; i++)
+    p->bytes[i] = NO_ALLOC;
+  p->step_start = g_new (int, n_order + 1);
+  p->unmodelled = g_hash_table_new (g_direct_hash, g_direct_equal);
+  p->unknown = -1;
+  for (int k = 0; k < n_order; k++)
+    {
+      const PvNode *node = &g->nodes[order[k]];
+      PvOrtScratch scratch;
+      if (!pv_ort_kernel_scratch (in->env, node, &scratch))
+        g_hash_table_add (p->unmodelled, (gpointer) node->op_type);
+      p->step_start[k] = (int) steps->len;
+      g_array_append_vals (steps, scratch.steps, scratch.n_steps);
+      for (int o = 0; o < node->n_outputs; o++)
+        {
+          int v = node->outputs[o], i = v >= 0 ? g->values[v].ort_index : -1, type;
+          PvOrtAllocKind kind = i >= 0 ? plan->values[i].kind : PV_ORT_ALLOC_NOT_SET;
+          if (kind != PV_ORT_ALLOC_ALLOCATE && kind != PV_ORT_ALLOC_ALLOCATE_OUTPUT)
+            continue;
+          type = tensor_type (in, g, v);
+          if (type == 0 || type == PV_ELEM_STRING)
+            g_hash_table_add (p->unmodelled, (gpointer) node->op_type);
+          else if (in->value_known && !in->value_known[v] && p->unknown < 0)
+            p->unknown = v;
+          else
+            p->bytes[i] = in->value_bytes[v];
+        }
+    }
+  p->step_start[n_order] = (int) steps->len;
+  p->steps = (PvOrtScratchStep *) g_array_free (steps, FALSE);
+}
+
+static void
+prepared_clear (Prepared *p)
+{
+  g_free (p->bytes);
+  g_free (p->steps);
+  g_free (p->step_start);
+  g_hash_table_destroy (p->unmodelled);
+}
+
 /* ---- one run ---- */
 
 typedef struct {
@@ -112,12 +186,12 @@ typedef struct {
   const PvGraph *g;
   const int *order;         /* node ids in execution order */
   int n_order;
+  const Prepared *prep;
   Heap heap;
   int *chunk;               /* OrtValue index -> handle, 0: none */
   int *refs;                /* release action -> consumers still to run */
   PvOrtMemPattern *trace;   /* first run with the pattern on: traces */
   const PvOrtArenaRun *pattern;  /* second run: the pattern to place into */
-  GHashTable *unmodelled;   /* op type set, first run */
   guint64 kernel_max;       /* the most in use during the current kernel */
 } Run;
 
@@ -130,56 +204,21 @@ note_in_use (Run *r)
   r->kernel_max = MAX (r->kernel_max, st.in_use);
 }
 
-/* Why an output takes nothing from the arena in this run. */
-static gboolean
-output_allocates (Run *r, int value, int *index_out)
-{
-  const PvGraph *g = r->g;
-  int i = value >= 0 ? g->values[value].ort_index : -1;
-  const PvOrtValuePlan *vp;
-
-  if (i < 0)
-    return FALSE;
-  vp = &r->in->plan->values[i];
-  *index_out = i;
-  if (vp->kind == PV_ORT_ALLOC_ALLOCATE_OUTPUT)
-    return TRUE;
-  if (vp->kind != PV_ORT_ALLOC_ALLOCATE)
-    return FALSE;
-  /* The second run places traced buffers in the pattern's block. */
-  return !(r->pattern && r->pattern->pattern_offsets[i] != G_MAXUINT64);
-}
-
-/* A tensor output's element type, 0 when not a tensor (sequences and maps
- * are filled by kernels planviz does not model). */
-static int
-tensor_type (const PvOrtArenaInput *in, const PvGraph *g, int value)
-{
-  const PvValueShape *shape = in->env->shapes ? pv_shape_info_get (in->env->shapes, g, value) : NULL;
-  if (shape == NULL || shape->kind != PV_TYPE_TENSOR)
-    return g->values[value].type.kind == PV_TYPE_TENSOR ? g->values[value].type.elem_type : 0;
-  return shape->elem_type;
-}
-
 static void
 allocate_output (Run *r, const PvNode *node, int k, guint8 *done)
 {
-  int v = node->outputs[k], i, type;
+  int v = node->outputs[k], i;
   guint64 bytes;
 
   if (done[k] || v < 0)
     return;
   done[k] = TRUE;
-  if (!output_allocates (r, v, &i))
+  i = r->g->values[v].ort_index;
+  if (i < 0 || (bytes = r->prep->bytes[i]) == NO_ALLOC)
     return;
-  type = tensor_type (r->in, r->g, v);
-  if (type == 0 || type == PV_ELEM_STRING)
-    {
-      if (r->unmodelled)
-        g_hash_table_add (r->unmodelled, (gpointer) node->op_type);
-      return;
-    }
-  bytes = r->in->value_bytes[v];
+  /* The second run places traced buffers in the pattern's block. */
+  if (r->pattern && r->pattern->pattern_offsets[i] != G_MAXUINT64)
+    return;
   r->chunk[i] = heap_alloc (&r->heap, bytes);
   note_in_use (r);
   /* The frame traces what it allocates for the plan, rounded to 256 bytes,
@@ -188,11 +227,13 @@ allocate_output (Run *r, const PvNode *node, int k, guint8 *done)
     pv_ort_mem_pattern_trace_alloc (r->trace, i, (bytes + 255) / 256 * 256);
 }
 
-/* The kernel of @node: its outputs and scratch in its order. */
+/* The kernel at order position @k: its outputs and scratch in its order. */
 static void
-run_kernel (Run *r, const PvNode *node)
+run_kernel (Run *r, int k)
 {
-  PvOrtScratch scratch;
+  const PvNode *node = &r->g->nodes[r->order[k]];
+  const PvOrtScratchStep *steps = r->prep->steps + r->prep->step_start[k];
+  int n_steps = r->prep->step_start[k + 1] - r->prep->step_start[k];
   int temps[PV_ORT_SCRATCH_MAX_STEPS];
   int n_temps = 0;
   guint8 small[16] = { 0 };
@@ -200,21 +241,18 @@ run_kernel (Run *r, const PvNode *node)
   guint8 *done = big ? big : small;
   gboolean names_outputs = FALSE;
 
-  if (!pv_ort_kernel_scratch (r->in->env, node, &scratch) && r->unmodelled)
-    g_hash_table_add (r->unmodelled, (gpointer) node->op_type);
-  for (int s = 0; s < scratch.n_steps; s++)
-    names_outputs |= scratch.steps[s].kind == PV_ORT_SCRATCH_OUTPUTS ||
-                     scratch.steps[s].kind == PV_ORT_SCRATCH_OUTPUT;
-  for (int k = 0; k < node->n_outputs && !names_outputs; k++)
-    allocate_output (r, node, k, done);
-  for (int s = 0; s < scratch.n_steps; s++)
+  for (int s = 0; s < n_steps; s++)
+    names_outputs |= steps[s].kind == PV_ORT_SCRATCH_OUTPUTS || steps[s].kind == PV_ORT_SCRATCH_OUTPUT;
+  for (int o = 0; o < node->n_outputs && !names_outputs; o++)
+    allocate_output (r, node, o, done);
+  for (int s = 0; s < n_steps; s++)
     {
-      const PvOrtScratchStep *st = &scratch.steps[s];
+      const PvOrtScratchStep *st = &steps[s];
       switch (st->kind)
         {
         case PV_ORT_SCRATCH_OUTPUTS:
-          for (int k = 0; k < node->n_outputs; k++)
-            allocate_output (r, node, k, done);
+          for (int o = 0; o < node->n_outputs; o++)
+            allocate_output (r, node, o, done);
           break;
         case PV_ORT_SCRATCH_OUTPUT:
           if (st->arg < node->n_outputs)
@@ -233,8 +271,8 @@ run_kernel (Run *r, const PvNode *node)
           break;
         }
     }
-  for (int k = 0; k < node->n_outputs; k++)
-    allocate_output (r, node, k, done);
+  for (int o = 0; o < node->n_outputs; o++)
+    allocate_output (r, node, o, done);
   for (int t = 0; t < n_temps; t++)
     heap_release (&r->heap, temps[t]);
 }
@@ -285,7 +323,7 @@ run_once (Run *r, PvOrtArenaRecord *records, guint64 block_bytes)
     {
       int n = r->order[k];
       r->kernel_max = 0;
-      run_kernel (r, &r->g->nodes[n]);
+      run_kernel (r, k);
       record (r, n, &records[k]);
       release_after (r, n);
     }
@@ -316,32 +354,6 @@ execution_order (const PvOrtPlan *plan, const PvGraph *g, int *n_out)
         order[n++] = g->order[k];
   *n_out = n;
   return order;
-}
-
-/* The first value a run would allocate without a known size, or -1. */
-static int
-find_unknown (const PvOrtArenaInput *in, const int *order, int n_order)
-{
-  const PvGraph *g = in->env->graph;
-
-  if (in->value_known == NULL)
-    return -1;
-  for (int k = 0; k < n_order; k++)
-    {
-      const PvNode *node = &g->nodes[order[k]];
-      for (int o = 0; o < node->n_outputs; o++)
-        {
-          int v = node->outputs[o], i = v >= 0 ? g->values[v].ort_index : -1;
-          PvOrtAllocKind kind = i >= 0 ? in->plan->values[i].kind : PV_ORT_ALLOC_NOT_SET;
-          int type;
-          if (kind != PV_ORT_ALLOC_ALLOCATE && kind != PV_ORT_ALLOC_ALLOCATE_OUTPUT)
-            continue;
-          type = tensor_type (in, g, v);
-          if (type != 0 && type != PV_ELEM_STRING && !in->value_known[v])
-            return v;
-        }
-    }
-  return -1;
 }
 
 static void
@@ -399,17 +411,20 @@ pv_ort_arena_run_new (const PvOrtArenaInput *in, int *unknown_value)
   g_autoptr (PvOrtMemPattern) trace = NULL;
   const PvOrtPlan *plan;
   Run r = { 0 };
+  Prepared prep;
   g_autofree int *order = NULL;
-  int unknown;
 
   g_return_val_if_fail (in != NULL && in->plan != NULL && in->env != NULL && in->value_bytes != NULL, NULL);
   plan = in->plan;
   order = execution_order (plan, in->env->graph, &r.n_order);
-  unknown = find_unknown (in, order, r.n_order);
+  prepare (&prep, in, order, r.n_order);
   if (unknown_value)
-    *unknown_value = unknown;
-  if (unknown >= 0)
-    return NULL;
+    *unknown_value = prep.unknown;
+  if (prep.unknown >= 0)
+    {
+      prepared_clear (&prep);
+      return NULL;
+    }
   run = g_new0 (PvOrtArenaRun, 1);
   if (in->settings)
     run->settings = *in->settings;
@@ -425,7 +440,7 @@ pv_ort_arena_run_new (const PvOrtArenaInput *in, int *unknown_value)
   r.order = order;
   r.chunk = g_new (int, MAX (plan->n_values, 1));
   r.refs = g_new (int, MAX (plan->n_release_actions, 1));
-  r.unmodelled = g_hash_table_new (g_str_hash, g_str_equal);
+  r.prep = &prep;
   heap_init (&r.heap, &run->settings);
   heap_reserve (&r.heap, run->reserved_bytes);
   if (run->settings.mem_pattern)
@@ -439,8 +454,8 @@ pv_ort_arena_run_new (const PvOrtArenaInput *in, int *unknown_value)
   run_once (&r, run->second, run->has_pattern ? run->pattern_bytes : 0);
   summarise (run->second, r.n_order, &r.heap, &run->second_peak_requested, &run->second_peak_in_use,
              &run->second_held);
-  run->unmodelled_ops = sorted_ops (r.unmodelled);
-  g_hash_table_destroy (r.unmodelled);
+  run->unmodelled_ops = sorted_ops (prep.unmodelled);
+  prepared_clear (&prep);
   heap_clear (&r.heap);
   g_free (r.chunk);
   g_free (r.refs);

@@ -3,6 +3,8 @@
  * (see pv-ort-kernel-scratch.h). */
 #include "pv-ort-kernel-scratch-private.h"
 
+#include <string.h>
+
 #include "pv-element-type.h"
 
 /* Initializers larger than this stay in the model's memory (ORT's
@@ -89,7 +91,8 @@ guint64
 pv_ort_kernel_prepack_bytes (const PvOrtKernelEnv *env, const PvNode *node)
 {
   g_return_val_if_fail (env != NULL && node != NULL, 0);
-  if (node->domain[0] != '\0')
+  /* Most nodes pre-pack nothing: one look at the first letter. */
+  if (node->domain[0] != '\0' || !strchr ("GMCL", node->op_type[0]))
     return 0;
   if (g_str_equal (node->op_type, "Gemm"))
     return prepack_gemm_b (env, node, pv_infer_attr_int (node, "transB", 0) != 0);

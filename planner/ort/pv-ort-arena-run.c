@@ -232,8 +232,8 @@ static void
 run_kernel (Run *r, int k)
 {
   const PvNode *node = &r->g->nodes[r->order[k]];
-  const PvOrtScratchStep *steps = r->prep->steps + r->prep->step_start[k];
   int n_steps = r->prep->step_start[k + 1] - r->prep->step_start[k];
+  const PvOrtScratchStep *steps = n_steps > 0 ? r->prep->steps + r->prep->step_start[k] : NULL;
   int temps[PV_ORT_SCRATCH_MAX_STEPS];
   int n_temps = 0;
   guint8 small[16] = { 0 };

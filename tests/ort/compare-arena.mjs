@@ -203,7 +203,9 @@ for (const [i, c] of cases.entries()) {
   fam.patterns = (fam.patterns ?? 0) + (second && p.pattern_bytes !== null ? 1 : 0);
   fam.patternsExact = (fam.patternsExact ?? 0) +
     (second && p.pattern_bytes !== null && second.block === p.pattern_bytes && second.held === ours.secondHeld ? 1 : 0);
-  report.push({ model: c.model, family: c.family, nodes: rows.length, unmodelled_ops: p.unmodelled_ops, misses });
+  report.push({ model: c.model, family: c.family, nodes: rows.length, unmodelled_ops: p.unmodelled_ops, misses,
+                rows: rows.map((r) => ({ node: r.node, op: r.op, modelled: r.modelled,
+                                         exact: FIGURES.map(([fig]) => r[fig].ours === r[fig].ort) })) });
   const summary = `${rows.length} nodes` + (p.unmodelled_ops.length ? `, scratch not modelled: ${p.unmodelled_ops.join(' ')}` : '');
   if (misses.length === 0) console.log(`ok ${t} - ${name}: ${summary}`);
   else if (knownGaps.has(name)) console.log(`not ok ${t} - ${name}: ${misses.length} differences # TODO ${knownGaps.get(name)}`);

@@ -1,6 +1,8 @@
 /* pv-cli-session.c: the planning options planviz-cli's commands share. */
 #include "pv-cli-session.h"
 
+#include <string.h>
+
 void
 pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context)
 {
@@ -19,6 +21,18 @@ pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context)
       "Fix a graph input's dims (repeatable)", "NAME=D1,D2,…" },
     { "kernel-defs", 'k', 0, G_OPTION_ARG_FILENAME, &args->kernel_defs,
       "Kernel behaviour table replacing built-in entries", "FILE" },
+    { "intra-op", 0, 0, G_OPTION_ARG_INT, &args->intra_op,
+      "ORT's intra_op_num_threads, which sizes MLAS's scratch (default: this machine's processors)", "N" },
+    { "arena-extend-strategy", 0, 0, G_OPTION_ARG_STRING, &args->arena_extend_strategy,
+      "ORT's arena_extend_strategy (default kNextPowerOfTwo)", "kNextPowerOfTwo|kSameAsRequested" },
+    { "initial-chunk", 0, 0, G_OPTION_ARG_INT64, &args->initial_chunk,
+      "ORT's initial_chunk_size_bytes (default 1048576)", "BYTES" },
+    { "max-dead-bytes", 0, 0, G_OPTION_ARG_INT64, &args->max_dead_bytes,
+      "ORT's max_dead_bytes_per_chunk (default 134217728)", "BYTES" },
+    { "mem-pattern", 0, 0, G_OPTION_ARG_STRING, &args->mem_pattern, "ORT's enable_mem_pattern (default on)",
+      "on|off" },
+    { "cpu-arena", 0, 0, G_OPTION_ARG_STRING, &args->cpu_arena, "ORT's enable_cpu_mem_arena (default on)",
+      "on|off" },
     { NULL },
   };
 
@@ -27,8 +41,70 @@ pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context)
 }
 
 void
+pv_cli_plan_args_init (PvCliPlanArgs *args)
+{
+  memset (args, 0, sizeof *args);
+  args->intra_op = -1;
+  args->initial_chunk = args->max_dead_bytes = -1;
+}
+
+/* on/off options; FALSE (after a message) for anything else. */
+static gboolean
+parse_on_off (const char *command, const char *option, const char *text, gboolean *out)
+{
+  if (text == NULL)
+    return TRUE;
+  if (g_strcmp0 (text, "on") == 0 || g_strcmp0 (text, "off") == 0)
+    {
+      *out = g_strcmp0 (text, "on") == 0;
+      return TRUE;
+    }
+  g_printerr ("planviz-cli %s: --%s takes on or off, not “%s”\n", command, option, text);
+  return FALSE;
+}
+
+/* ORT's arena settings from @args into @args->arena; FALSE after a message. */
+static gboolean
+parse_arena (const char *command, PvCliPlanArgs *args)
+{
+  PvOrtArenaSettings *a = &args->arena;
+
+  pv_ort_arena_settings_init (a);
+  a->intra_op_threads = args->intra_op > 0 ? args->intra_op : (int) g_get_num_processors ();
+  if (args->intra_op == 0 || args->intra_op < -1 || args->initial_chunk == 0 || args->initial_chunk < -1 ||
+      args->max_dead_bytes < -1)
+    {
+      g_printerr ("planviz-cli %s: --intra-op and --initial-chunk take a positive number, --max-dead-bytes one "
+                  ">= 0\n", command);
+      return FALSE;
+    }
+  if (args->initial_chunk > 0)
+    a->arena.initial_chunk_size_bytes = (guint64) args->initial_chunk;
+  if (args->max_dead_bytes >= 0)
+    a->arena.max_dead_bytes_per_chunk = (guint64) args->max_dead_bytes;
+  if (args->arena_extend_strategy)
+    {
+      if (g_strcmp0 (args->arena_extend_strategy, "kNextPowerOfTwo") == 0)
+        a->arena.extend_strategy = PV_ORT_ARENA_NEXT_POWER_OF_TWO;
+      else if (g_strcmp0 (args->arena_extend_strategy, "kSameAsRequested") == 0)
+        a->arena.extend_strategy = PV_ORT_ARENA_SAME_AS_REQUESTED;
+      else
+        {
+          g_printerr ("planviz-cli %s: unknown arena extend strategy “%s” (kNextPowerOfTwo, kSameAsRequested)\n",
+                      command, args->arena_extend_strategy);
+          return FALSE;
+        }
+    }
+  return parse_on_off (command, "mem-pattern", args->mem_pattern, &a->mem_pattern) &&
+         parse_on_off (command, "cpu-arena", args->cpu_arena, &a->cpu_arena);
+}
+
+void
 pv_cli_plan_args_clear (PvCliPlanArgs *args)
 {
+  g_clear_pointer (&args->arena_extend_strategy, g_free);
+  g_clear_pointer (&args->mem_pattern, g_free);
+  g_clear_pointer (&args->cpu_arena, g_free);
   g_clear_pointer (&args->partition, g_free);
   g_clear_pointer (&args->registry, g_free);
   g_clear_pointer (&args->gpu_ops, g_free);
@@ -39,7 +115,7 @@ pv_cli_plan_args_clear (PvCliPlanArgs *args)
 }
 
 int
-pv_cli_plan_session (const char *command, const char *model_path, const PvCliPlanArgs *args,
+pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs *args,
                      PvSessionOptions *options, PvModel **model_out, PvKernelTable **kernels_out,
                      PvSession **session_out)
 {
@@ -57,6 +133,8 @@ pv_cli_plan_session (const char *command, const char *model_path, const PvCliPla
       g_printerr ("planviz-cli %s: unknown registry “%s” (cpu, cuda)\n", command, args->registry);
       return PV_CLI_USAGE;
     }
+  if (!parse_arena (command, args))
+    return PV_CLI_USAGE;
   bounds = pv_cli_parse_bounds (args->bound_specs);
   input_shapes = pv_cli_parse_input_shapes (args->input_specs);
   if (bounds == NULL || input_shapes == NULL)
@@ -79,6 +157,7 @@ pv_cli_plan_session (const char *command, const char *model_path, const PvCliPla
   options->partition_len = partition_len;
   options->node_devices = devices;
   options->registry = g_strcmp0 (args->registry, "cuda") == 0 ? PV_REGISTRY_CUDA : PV_REGISTRY_CPU;
+  options->ort_arena = &args->arena;
   *session_out = kernels ? pv_session_new (model, kernels, options, &error) : NULL;
   /* The session copies what it keeps; the options' borrowed fields die here. */
   options->bounds = options->input_shapes = NULL;

@@ -18,7 +18,17 @@ typedef struct {
   char **device_specs;
   char **bound_specs;
   char **input_specs;
+  /* ORT's arena session options (defaults: ORT's; intra-op threads: this
+   * machine's processors, as ORT's default counts its cores). */
+  int intra_op;                 /* -1: default */
+  char *arena_extend_strategy;
+  gint64 initial_chunk, max_dead_bytes;  /* -1: default */
+  char *mem_pattern, *cpu_arena;         /* on|off */
+  PvOrtArenaSettings arena;     /* filled by pv_cli_plan_session() */
 } PvCliPlanArgs;
+
+/* Sets @args' defaults (before parsing). */
+void pv_cli_plan_args_init (PvCliPlanArgs *args);
 
 /* Adds the shared options to @context's main group, writing into @args. */
 void pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context);
@@ -28,7 +38,7 @@ void pv_cli_plan_args_clear (PvCliPlanArgs *args);
  * @options (the caller's own fields set; the shared ones are filled in).
  * Returns PV_CLI_OK with *model_out, *kernels_out and *session_out set, or
  * prints why (prefixed by "planviz-cli @command") and returns the exit code. */
-int pv_cli_plan_session (const char *command, const char *model_path, const PvCliPlanArgs *args,
+int pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs *args,
                          PvSessionOptions *options, PvModel **model_out, PvKernelTable **kernels_out,
                          PvSession **session_out);
 

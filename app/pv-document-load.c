@@ -167,8 +167,11 @@ plan_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
 {
   PvSessionBasisOptions basis_options = { 0 };
   PvSessionOptions options = { 0 };
+  PvOrtArenaSettings arena;
   g_autoptr (PvSessionBasis) unbound = NULL;
 
+  _pv_document_arena_settings (&arena);
+  options.ort_arena = &arena;
   basis_options.progress = report_session_stage;
   basis_options.progress_data = task;
   unbound = pv_session_basis_new (data->model, data->kernels, &basis_options, cancellable, error);

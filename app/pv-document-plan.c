@@ -196,9 +196,12 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
 {
   PlanData *data = task_data;
   PvSessionOptions options = { 0 };
+  PvOrtArenaSettings arena;
   const PvSession *parent = data->parent;
   gint64 t0 = g_get_monotonic_time (), t1;
 
+  _pv_document_arena_settings (&arena);
+  options.ort_arena = &arena;
   options.partition_text = data->partition_text;
   options.partition_len = data->partition_text ? strlen (data->partition_text) : 0;
   options.registry = data->registry;

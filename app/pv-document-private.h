@@ -110,6 +110,9 @@ void             _pv_document_update_planning   (PvDocument *self);
 GPtrArray       *_pv_document_dup_body_paths    (PvDocument *self);
 PvBodyPlan      *_pv_document_body_path_new     (const char *node_name,
                                                  const char *attr);
+/* The window simulates ORT's arena as ORT runs by default: its settings'
+ * defaults, one intra-op thread per processor of this machine. */
+void             _pv_document_arena_settings    (PvOrtArenaSettings *settings);
 gboolean         _pv_document_read_partition_text (GFile        *file,
                                                    GCancellable *cancellable,
                                                    char        **text,

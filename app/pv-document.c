@@ -37,6 +37,13 @@ _pv_document_bounds_copy (GHashTable *bounds)
   return copy;
 }
 
+void
+_pv_document_arena_settings (PvOrtArenaSettings *settings)
+{
+  pv_ort_arena_settings_init (settings);
+  settings->intra_op_threads = (int) g_get_num_processors ();
+}
+
 gboolean
 _pv_document_session_is_valid (const PvSession *session)
 {

@@ -151,6 +151,42 @@ add_symbols_row (PvSummaryView *self, GtkWidget *grid, const PvSession *s)
   add_row (self, grid, "Symbols", text->str, "Bounds of the symbolic dims, set in the Bounds popover");
 }
 
+/* What ORT holds: its CPU arena over the first run and the second. */
+static void
+add_ort_run_rows (PvSummaryView *self, GtkWidget *grid, const PvSession *s)
+{
+  const PvOrtArenaRun *run = s->ort_run;
+
+  if (run == NULL)
+    {
+      add_row (self, grid, "ORT holds", "Not simulated (a subgraph runs in its parent's arena)", NULL);
+      return;
+    }
+  add_bytes_row (self, grid, "ORT holds", run->held,
+                 run->settings.cpu_arena ? "What ORT's CPU arena holds after the first run: its regions and reserves"
+                                         : "No CPU arena: what malloc holds at the first run's peak");
+  if (run->has_pattern)
+    add_bytes_row (self, grid, "With memory pattern", run->second_held,
+                   "What the arena holds in the second run, which takes one block for the memory pattern");
+  else
+    add_row (self, grid, "With memory pattern", "Off", "enable_mem_pattern is off");
+  if (run->has_pattern)
+    add_bytes_row (self, grid, "Pattern block", run->pattern_bytes, "MemPatternPlanner's block for later runs");
+  add_bytes_row (self, grid, "Requested at most", run->peak_requested,
+                 "The most bytes kernels asked the arena for, after a node");
+  add_bytes_row (self, grid, "In use at most", run->peak_in_use,
+                 "The most bytes of the arena's chunks in use, kernels' scratch included");
+  add_bytes_row (self, grid, "Before the first node", run->reserved_bytes,
+                 "Initializers ORT copies and weights kernels pre-pack, reserved at session creation");
+  if (run->unmodelled_ops[0])
+    {
+      g_autofree char *ops = g_strjoinv (", ", run->unmodelled_ops);
+      add_row (self, grid, "Scratch not modelled", ops, "Ops whose temporary buffers planviz does not know: taken as none");
+    }
+  if (run->approximate)
+    add_row (self, grid, "Arena figures", "Approximate: ORT runs the streams at once", NULL);
+}
+
 static void
 add_memory_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
 {
@@ -167,12 +203,17 @@ add_memory_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
       add_symbols_row (self, grid, s);
       return;
     }
-  add_bytes_row (self, grid, "Peak", peak, "Bytes the plan reserves");
+  if (kind == PV_PLANNER_ORT)
+    add_ort_run_rows (self, grid, s);
+  add_bytes_row (self, grid, kind == PV_PLANNER_ORT ? "ORT reserves" : "Peak", peak,
+                 kind == PV_PLANNER_ORT ? "The sum of the buffers ORT's plan allocates (kAllocate)"
+                                        : "Bytes the plan reserves");
   add_bytes_row (self, grid, "Naive", s->slots->naive_bytes, "One buffer per value, never reused");
   add_bytes_row (self, grid, "LOAD", s->load_bytes, "The most bytes live at one time: no plan can do better");
   {
     g_autofree char *ratio = g_strdup_printf ("%.3f×", s->load_bytes ? (double) peak / (double) s->load_bytes : 1.0);
-    add_row (self, grid, "Peak / LOAD", ratio, "1.000× is the best any plan can do");
+    add_row (self, grid, kind == PV_PLANNER_ORT ? "ORT reserves / LOAD" : "Peak / LOAD", ratio,
+             "1.000× is the best any plan can do");
   }
   switch (kind)
     {
@@ -197,6 +238,15 @@ add_memory_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
         g_autofree char *buffers = g_strdup_printf ("%d, packed %s", s->n_arena_values,
                                                     s->arena && s->arena->ordering ? s->arena->ordering : "");
         add_row (self, grid, "Buffers", buffers, "The winning greedy-by-size ordering");
+        if (s->arena)
+          {
+            g_autofree char *bound = human_bytes (s->arena->bound_bytes);
+            g_autofree char *text = s->arena->optimal
+              ? g_strdup_printf ("optimal: the best bound, %s, is reached", bound)
+              : g_strdup_printf ("within %.2f%% of the best bound, %s",
+                                 100.0 * ((double) s->arena->peak_bytes / (double) s->arena->bound_bytes - 1.0), bound);
+            add_row (self, grid, "Bound", text, "LOAD, or more where the search proved it: no packing is lower");
+          }
         break;
       }
     }

@@ -74,12 +74,104 @@ pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve)
   if (m->n_curves == 1)
     {
       ymax = MAX (ymax, m->load_bytes);
+      /* ORT's arena, unless it would flatten the curve (labelled off the
+       * scale then). */
+      if (m->arena.n_points > 0 && m->arena.max_held <= 4 * MAX (ymax, 1))
+        ymax = MAX (ymax, m->arena.max_held);
       /* A plan far above what is live would flatten the curve: it is
        * then labelled off the scale instead. */
       if (mem->available && mem->peak_bytes <= 4 * ymax)
         ymax = MAX (ymax, mem->peak_bytes);
     }
   return ymax;
+}
+
+/* The highest values of @n_series step series over the same @times in
+ * each pixel column of the visible span, in one pass: @colmax[s * (w + 1)
+ * + k] for series s, -1 where it has no point yet. */
+static void
+column_max (PvTimelineRenderer *self, const double *times, const guint64 *const *values, int n_series, int n,
+            double *colmax, int w)
+{
+  int x0 = (int) self->area_x0, lo = 0, hi = n;
+  double t0 = self->vp.t0, sc = scale (self);
+
+  for (int i = 0; i < n_series * (w + 1); i++)
+    colmax[i] = -1;
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo) / 2;
+      if (times[mid] <= t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (int i = MAX (lo - 1, 0); i < n; i++)
+    {
+      double xa = self->area_x0 + (times[i] - t0) * sc;
+      double xb = i + 1 < n ? self->area_x0 + (times[i + 1] - t0) * sc : self->area_x1 + 1;
+      int ca, cb;
+      if (xa > self->area_x1)
+        break;
+      ca = CLAMP ((int) floor (MAX (xa, self->area_x0)) - x0, 0, w);
+      cb = CLAMP ((int) floor (MIN (xb, self->area_x1)) - x0, 0, w);
+      for (int s = 0; s < n_series; s++)
+        {
+          double v = (double) values[s][i], *col = colmax + s * (w + 1);
+          for (int k = ca; k <= cb; k++)
+            col[k] = MAX (col[k], v);
+        }
+    }
+}
+
+/* ORT's arena over the first run: held, in use and requested as step
+ * lines, labelled together at the held line with their most. */
+static void
+draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bottom, guint64 ymax, Box *used,
+                  int *n_used)
+{
+  const PvTimelineArena *a = &self->model->arena;
+  int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
+  double height = bottom - top;
+  g_autofree double *cols = g_new (double, 3 * (w + 1));
+  const guint64 *values[] = { a->held, a->in_use, a->requested };
+  const Rgb *colours[] = { &c_arena_held, &c_arena_in_use, &c_arena_requested };
+  g_autofree char *held = pv_timeline_format_bytes (a->max_held);
+  g_autofree char *in_use = pv_timeline_format_bytes (a->max_in_use);
+  g_autofree char *requested = pv_timeline_format_bytes (a->max_requested);
+  g_autofree char *text = NULL;
+  gboolean off = a->max_held > ymax;
+
+  column_max (self, a->times, values, G_N_ELEMENTS (values), a->n_points, cols, w);
+  for (gsize s = 0; s < G_N_ELEMENTS (values); s++)
+    {
+      gboolean open = FALSE;
+      const double *col = cols + s * (w + 1);
+      cairo_new_path (cr);
+      for (int k = 0; k < w; k++)
+        {
+          double py;
+          if (col[k] < 0)
+            {
+              open = FALSE;
+              continue;
+            }
+          py = floor (bottom - MIN (col[k], (double) ymax) / ymax * height) + 0.5;
+          if (open)
+            cairo_line_to (cr, x0 + k, py);
+          else
+            cairo_move_to (cr, x0 + k, py);
+          cairo_line_to (cr, x0 + k + 1, py);
+          open = TRUE;
+        }
+      cairo_set_line_width (cr, 1.5);
+      set_rgb (cr, colours[s]);
+      cairo_stroke (cr);
+    }
+  text = g_strdup_printf ("ORT arena: holds %s · in use ≤ %s · requested ≤ %s%s", held, in_use, requested,
+                          off ? " ↑ (off the scale)" : "");
+  draw_hline_label (self, cr, off ? floor (top) + 0.5 : floor (bottom - (double) a->max_held / ymax * height) + 0.5,
+                    text, &c_arena_held, used, n_used);
 }
 
 void
@@ -94,7 +186,7 @@ pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *ro
   guint64 ymax = pv_timeline_curve_ymax (self, row->lane);
   g_autofree double *colmax = NULL, *colmin = NULL;
   int lo, hi;
-  Box used[4];
+  Box used[8];
   int n_used = 0;
   gboolean single = m->n_curves == 1;
 
@@ -226,7 +318,7 @@ lines:
   /* LOAD and what the plan reserves, dashed and solid; then the peak; then
    * the lines' labels around the peak's. */
   {
-    static const char *const names[] = { "slots reserve", "ORT allocates", "arena reserves" };
+    static const char *const names[] = { "slots reserve", "ORT reserves", "arena reserves" };
     static const double dash[] = { 5, 3 };
     double line_y[2] = { -1, -1 };
     char *line_text[2] = { NULL, NULL };
@@ -290,5 +382,7 @@ lines:
           draw_hline_label (self, cr, line_y[i], line_text[i], i == 0 ? &c_load : &c_peak, used, &n_used);
           g_free (line_text[i]);
         }
+    if (single && m->arena.n_points > 0)
+      draw_arena_lines (self, cr, top, bottom, ymax, used, &n_used);
   }
 }

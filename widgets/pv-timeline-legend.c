@@ -77,6 +77,12 @@ pv_timeline_layout_legend (PvTimelineRenderer *self)
     push_legend (self, LEGEND_LINE, 1, "LOAD (lower bound)");
   if (mem->available && mem->peak_bytes > 0)
     push_legend (self, LEGEND_LINE, 2, "plan reserves");
+  if (m->arena.n_points > 0 && m->n_curves == 1)
+    {
+      push_legend (self, LEGEND_LINE, 3, "ORT holds");
+      push_legend (self, LEGEND_LINE, 4, "ORT in use");
+      push_legend (self, LEGEND_LINE, 5, "ORT requested");
+    }
   if (self->legend->len == heading + 1)
     {
       /* A heading with nothing under it. */
@@ -193,7 +199,8 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
               static const double dash[] = { 5, 3 };
               if (it->arg == 1)
                 cairo_set_dash (cr, dash, 2, 0);
-              set_rgb (cr, it->arg == 1 ? &c_load : &c_peak);
+              set_rgb (cr, it->arg == 1 ? &c_load : it->arg == 3 ? &c_arena_held : it->arg == 4 ? &c_arena_in_use
+                           : it->arg == 5 ? &c_arena_requested : &c_peak);
               cairo_set_line_width (cr, 1.4);
               cairo_move_to (cr, x, cy + 0.5);
               cairo_line_to (cr, x + 22, cy + 0.5);

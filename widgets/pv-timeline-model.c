@@ -1055,6 +1055,8 @@ pv_timeline_model_new (const PvTimelineSource *source)
   build_value_spans (&b);
   build_start_order (&b);
   build_curves (&b);
+  if (source->ort_run && source->schedule)
+    pv_timeline_arena_build (&m->arena, source->ort_run, source->schedule);
   build_slots_view (&b);
   build_ort_view (&b);
   build_arena_view (&b);
@@ -1089,6 +1091,7 @@ pv_timeline_source_init_from_session (PvTimelineSource *source, const PvSession 
   source->n_arena_values = session->n_arena_values;
   source->value_bytes = session->value_bytes;
   source->load_bytes = session->load_bytes;
+  source->ort_run = session->ort_run;
   source->unbound_symbols = (const char *const *) session->unbound_symbols;
 }
 
@@ -1126,6 +1129,7 @@ model_clear (PvTimelineModel *m)
       g_free (m->curves[c].bytes);
     }
   g_free (m->curves);
+  pv_timeline_arena_clear (&m->arena);
   for (int v = 0; v < PV_TIMELINE_N_MEMORY_VIEWS; v++)
     {
       PvTimelineMemory *mem = &m->memory[v];

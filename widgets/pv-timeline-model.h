@@ -45,6 +45,7 @@ typedef struct {
   /* value id -> bytes (0 unknown). NULL: the slot plan's owner sizes. */
   const guint64 *value_bytes;
   guint64 load_bytes;              /* LOAD, the lower bound; 0: unknown */
+  const PvOrtArenaRun *ort_run;    /* ORT's CPU arena over the first run; NULL: none drawn */
   const char *const *unbound_symbols; /* why the memory plan is deferred, may be NULL */
 } PvTimelineSource;
 
@@ -168,6 +169,19 @@ typedef struct {
   double peak_time;
 } PvTimelineCurve;
 
+/* ORT's CPU arena over the first run, as the session simulated it: one
+ * point per kernel, holding from the kernel's start until the next one's. */
+typedef struct {
+  int n_points;               /* 0: no simulation */
+  double *times;              /* ascending */
+  guint64 *requested;         /* bytes requested in use when the kernel returns */
+  guint64 *in_use;            /* the most in use while it ran (scratch included) */
+  guint64 *held;              /* what the arena holds */
+  guint64 max_requested, max_in_use, max_held;
+  gboolean has_pattern;
+  guint64 pattern_held;       /* held in the second run, with the memory pattern */
+} PvTimelineArena;
+
 /* An op type and its colour, for the legend; most bytes first. */
 typedef struct {
   const char *op_type;        /* NULL for the "other ops" entry */
@@ -198,6 +212,7 @@ typedef struct {
   PvTimelineCurve *curves;    /* one per device, parallel to curve_lanes */
   int n_curves;
   guint64 load_bytes;
+  PvTimelineArena arena;      /* drawn over the single live-bytes curve */
 
   PvTimelineMemory memory[PV_TIMELINE_N_MEMORY_VIEWS];
 
@@ -214,6 +229,10 @@ typedef struct {
 #define PV_TIMELINE_N_COLOURS (PV_TIMELINE_KIND_COLOUR_BASE + PV_TIMELINE_N_KIND_COLOURS)
 
 PvTimelineModel *pv_timeline_model_new (const PvTimelineSource *source);
+/* Fills @arena from @run and @schedule's kernel spans (pv-timeline-model-arena.c);
+ * pv_timeline_arena_clear() frees it. */
+void pv_timeline_arena_build (PvTimelineArena *arena, const PvOrtArenaRun *run, const PvSchedule *schedule);
+void pv_timeline_arena_clear (PvTimelineArena *arena);
 
 /* Fills @source from a session's records (ORT plan, schedule, slot and
  * arena plans, sizes, LOAD); the session must outlive the call. */

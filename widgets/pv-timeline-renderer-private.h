@@ -76,6 +76,9 @@ static const Rgb c_alias = HEX (0x813D9C);
 static const Rgb c_curve = HEX (0x3584E4);
 static const Rgb c_peak = HEX (0xE01B24);
 static const Rgb c_load = HEX (0x3D3846);
+static const Rgb c_arena_held = HEX (0x613583);      /* ORT's arena: what it holds */
+static const Rgb c_arena_in_use = HEX (0xC64600);    /* its chunks in use */
+static const Rgb c_arena_requested = HEX (0x26A269); /* what kernels asked for */
 static const Rgb c_summary = HEX (0xC0BFBC);
 
 static inline void

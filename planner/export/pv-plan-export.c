@@ -126,6 +126,44 @@ ort_nodes_json (cJSON *root, const PvSession *s)
     }
 }
 
+/* What ORT's CPU arena does over the first run (issue #13's schema):
+ * per LaunchKernel the profiler's statistics, the run's peaks and what
+ * the arena holds at its end, the memory pattern's block for the second
+ * run, and the ops whose scratch planviz does not model. */
+static cJSON *
+ort_arena_json (const PvSession *s)
+{
+  const PvOrtArenaRun *run = s->ort_run;
+  cJSON *root, *nodes, *ops;
+
+  if (run == NULL)
+    return cJSON_CreateNull ();
+  root = cJSON_CreateObject ();
+  nodes = cJSON_AddArrayToObject (root, "nodes");
+  for (int k = 0; k < run->n_records; k++)
+    {
+      const PvOrtArenaRecord *r = &run->first[k];
+      cJSON *item = cJSON_CreateObject ();
+      cJSON_AddStringToObject (item, "node", s->graph->nodes[r->node].name);
+      cJSON_AddNumberToObject (item, "requested_in_use", (double) r->requested_in_use);
+      cJSON_AddNumberToObject (item, "in_use", (double) r->in_use);
+      cJSON_AddNumberToObject (item, "held", (double) r->held);
+      cJSON_AddNumberToObject (item, "in_use_peak", (double) r->in_use_peak);
+      cJSON_AddItemToArray (nodes, item);
+    }
+  cJSON_AddNumberToObject (root, "peak_requested", (double) run->peak_requested);
+  cJSON_AddNumberToObject (root, "peak_in_use", (double) run->peak_in_use);
+  cJSON_AddNumberToObject (root, "held", (double) run->held);
+  if (run->has_pattern)
+    cJSON_AddNumberToObject (root, "pattern_bytes", (double) run->pattern_bytes);
+  else
+    cJSON_AddNullToObject (root, "pattern_bytes");
+  ops = cJSON_AddArrayToObject (root, "unmodelled_ops");
+  for (int i = 0; run->unmodelled_ops[i]; i++)
+    cJSON_AddItemToArray (ops, cJSON_CreateString (run->unmodelled_ops[i]));
+  return root;
+}
+
 /* ONNX Runtime's plan: values by OrtValue index, streams and steps, the
  * deallocation plan (issue #4's schema). */
 static void
@@ -242,6 +280,7 @@ pv_plan_export_json (const PvSession *s, PvPlannerKind kind)
                 cJSON_AddItemToArray (symbols, cJSON_CreateString (s->unbound_symbols[i]));
             }
           ort_plan_json (root, s);
+          cJSON_AddItemToObject (root, "ort_arena", ort_arena_json (s));
           cJSON_AddItemToObject (root, "checker", checker_json (g, s->ort_check));
         }
     }
@@ -288,6 +327,8 @@ pv_plan_export_json (const PvSession *s, PvPlannerKind kind)
           cJSON *offsets = cJSON_AddObjectToObject (root, "offsets");
           cJSON_AddNumberToObject (root, "alignment", (double) PV_DEFAULT_ALIGNMENT);
           cJSON_AddStringToObject (root, "ordering", s->arena->ordering ? s->arena->ordering : "");
+          cJSON_AddNumberToObject (root, "proven_lower_bound_bytes", (double) s->arena->bound_bytes);
+          cJSON_AddBoolToObject (root, "optimal", s->arena->optimal);
           for (int i = 0; i < s->n_arena_values; i++)
             cJSON_AddNumberToObject (offsets, g->values[s->arena_values[i]].name, (double) s->arena->offsets[i]);
         }
@@ -323,6 +364,32 @@ human_bytes (guint64 bytes)
   return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
 }
 
+/* What ORT holds: its CPU arena over the first run and the second. */
+static void
+ort_run_text (GString *out, const PvOrtArenaRun *run)
+{
+  g_autofree char *requested = human_bytes (run->peak_requested), *in_use = human_bytes (run->peak_in_use);
+  g_autofree char *held = human_bytes (run->held), *reserved = human_bytes (run->reserved_bytes);
+  g_autofree char *block = human_bytes (run->pattern_bytes), *held2 = human_bytes (run->second_held);
+
+  g_string_append_printf (out, "ORT holds %s after the first run (%" G_GUINT64_FORMAT " bytes): requested at most %s, "
+                          "in use at most %s, %s of it before the first node (initializers, pre-packed weights)%s\n",
+                          held, run->held, requested, in_use, reserved,
+                          run->settings.cpu_arena ? "" : "; no CPU arena: malloc holds what is in use");
+  if (run->has_pattern)
+    g_string_append_printf (out, "ORT holds %s in the second run (%" G_GUINT64_FORMAT " bytes), with the memory "
+                            "pattern's block of %s\n", held2, run->second_held, block);
+  else
+    g_string_append_printf (out, "ORT holds %s in the second run (no memory pattern)\n", held2);
+  if (run->approximate)
+    g_string_append (out, "  (several streams: ORT runs them at once, the arena figures are approximate)\n");
+  if (run->unmodelled_ops[0])
+    {
+      g_autofree char *ops = g_strjoinv (", ", run->unmodelled_ops);
+      g_string_append_printf (out, "  scratch not modelled (taken as none) for: %s\n", ops);
+    }
+}
+
 char *
 pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
 {
@@ -348,9 +415,11 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
         {
           g_autofree char *peak = human_bytes (s->ort_peak_bytes), *arena = human_bytes (s->ort_arena->peak_bytes);
           g_autofree char *load = human_bytes (s->load_bytes);
-          g_string_append_printf (out, "buffers allocated %s; in one arena %s; lower bound (LOAD) %s\n", peak, arena,
-                                  load);
+          g_string_append_printf (out, "ORT reserves %s (the sum of its buffers); in one arena %s; lower bound (LOAD) %s\n",
+                                  peak, arena, load);
         }
+      if (s->ort_run)
+        ort_run_text (out, s->ort_run);
       g_string_append_printf (out, "checker: %s\n", s->ort_check->ok ? "safe" : "UNSAFE (a hazard of this config)");
       for (int i = 0; i < s->ort_check->n_violations; i++)
         g_string_append_printf (out, "  %s\n", s->ort_check->violations[i].message);
@@ -379,8 +448,16 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
       g_string_append_printf (out, "%d slots, %.1f%% saved against one buffer per value\n", s->slots->n_slots,
                               100.0 * s->slots->savings_ratio);
     else
-      g_string_append_printf (out, "%d buffers in one arena, %d-byte aligned (best ordering: %s)\n",
-                              s->n_arena_values, PV_DEFAULT_ALIGNMENT, s->arena->ordering);
+      {
+        g_autofree char *bound = human_bytes (s->arena->bound_bytes);
+        g_string_append_printf (out, "%d buffers in one arena, %d-byte aligned (best ordering: %s); ", s->n_arena_values,
+                                PV_DEFAULT_ALIGNMENT, s->arena->ordering);
+        if (s->arena->optimal)
+          g_string_append_printf (out, "optimal (the best bound, %s, is reached)\n", bound);
+        else
+          g_string_append_printf (out, "within %.2f%% of the best bound, %s\n",
+                                  100.0 * ((double) s->arena->peak_bytes / (double) s->arena->bound_bytes - 1.0), bound);
+      }
     g_string_append_printf (out, "checker: %s\n", check->ok ? "safe" : "UNSAFE");
     for (int i = 0; i < check->n_violations; i++)
       g_string_append_printf (out, "  %s\n", check->violations[i].message);

@@ -1,5 +1,7 @@
 #include "pv-arena-planner.h"
 
+#include "pv-arena-search.h"
+
 #include "pv-sort.h"
 
 #include <stdlib.h>
@@ -558,10 +560,18 @@ struct _PvArenaPacking {
   Tries tries;
   PvArenaPlan *plan;
   gint abandoned;         /* atomic */
+  guint64 alignment;
+  guint64 search_budget;
 };
 
 PvArenaPacking *
 pv_arena_packing_new (const PvBufferLife *buffers, int n, guint64 alignment)
+{
+  return pv_arena_packing_new_with_budget (buffers, n, alignment, PV_ARENA_SEARCH_BUDGET);
+}
+
+PvArenaPacking *
+pv_arena_packing_new_with_budget (const PvBufferLife *buffers, int n, guint64 alignment, guint64 search_budget)
 {
   PvArenaPacking *packing;
   /* Restarts while they are cheap: they escape the fragmentation one fixed
@@ -586,6 +596,8 @@ pv_arena_packing_new (const PvBufferLife *buffers, int n, guint64 alignment)
     .jitter_keys = g_new (guint64, MAX ((gsize) n * n_restarts, 1)),
   };
   g_mutex_init (&packing->tries.lock);
+  packing->alignment = alignment;
+  packing->search_budget = search_budget;
   return packing;
 }
 
@@ -618,6 +630,20 @@ pv_arena_packing_finish (PvArenaPacking *packing)
     plan->ordering = tries->best_try < (int) TRY_BREADTH ? orderings[tries->best_try].name
                    : tries->best_try == TRY_BREADTH    ? "greedy by breadth"
                                                        : "largest first, jittered restart";
+  if (plan)
+    plan->bound_bytes = plan->load_bytes;
+  if (plan && plan->peak_bytes > plan->load_bytes)
+    {
+      PvArenaSearchResult found;
+      pv_arena_search (packing->layout.buffers, packing->layout.n, packing->alignment, plan->offsets,
+                       plan->peak_bytes, packing->search_budget, &found);
+      plan->peak_bytes = found.peak_bytes;
+      plan->bound_bytes = found.lower_bound_bytes;
+      if (found.improved)
+        plan->ordering = "search";
+    }
+  if (plan)
+    plan->optimal = plan->peak_bytes == plan->bound_bytes;
   g_mutex_clear (&packing->tries.lock);
   g_rand_free (packing->tries.rand);
   g_free (packing->tries.jitter_keys);

@@ -22,11 +22,19 @@ typedef struct {
 typedef struct {
   guint64 *offsets;      /* per buffer, multiple of the alignment */
   guint64 peak_bytes;    /* arena size: max offset + aligned size */
-  guint64 load_bytes;    /* lower bound (aligned sizes) */
-  const char *ordering;  /* name of the ordering that won */
+  guint64 load_bytes;    /* LOAD (aligned sizes) */
+  guint64 bound_bytes;   /* the best lower bound proven: LOAD, or more where the search proved it */
+  gboolean optimal;      /* peak_bytes == bound_bytes */
+  const char *ordering;  /* name of the ordering that won ("search" when pv-arena-search lowered it) */
 } PvArenaPlan;
 
-/* @alignment: power of two (64 by default in planviz). */
+/* Placements the search past the heuristics may spend by default
+ * (pv-arena-search.h): a few tenths of a second at most. */
+#define PV_ARENA_SEARCH_BUDGET 400000
+
+/* @alignment: power of two (64 by default in planviz). When the
+ * orderings stay above LOAD, pv-arena-search looks further within
+ * PV_ARENA_SEARCH_BUDGET placements. */
 PvArenaPlan *pv_arena_plan_new (const PvBufferLife *buffers, int n, guint64 alignment);
 /* The same plan made by several threads: pv_arena_packing_new() sets the
  * orderings up; each thread that calls pv_arena_packing_work() packs the
@@ -36,6 +44,9 @@ PvArenaPlan *pv_arena_plan_new (const PvBufferLife *buffers, int n, guint64 alig
  * @buffers must outlive @packing. */
 typedef struct _PvArenaPacking PvArenaPacking;
 PvArenaPacking *pv_arena_packing_new (const PvBufferLife *buffers, int n, guint64 alignment);
+/* The same with a search budget of its own (0: the heuristics only). */
+PvArenaPacking *pv_arena_packing_new_with_budget (const PvBufferLife *buffers, int n, guint64 alignment,
+                                                  guint64 search_budget);
 void pv_arena_packing_work (PvArenaPacking *packing);
 PvArenaPlan *pv_arena_packing_finish (PvArenaPacking *packing);
 /* No worker takes another ordering (those packing one finish it); once every

@@ -37,7 +37,7 @@ pv_session_stage_name (PvSessionStage stage)
 {
   static const char *const names[PV_SESSION_N_STAGES] = {
     "value maps", "config check", "ORT plan", "schedule", "slots", "slots check",
-    "arena", "arena check", "ORT check", "ORT arena",
+    "arena", "arena check", "ORT check", "ORT arena", "ORT run",
   };
   g_return_val_if_fail (stage < PV_SESSION_N_STAGES, NULL);
   return names[stage];

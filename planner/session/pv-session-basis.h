@@ -35,6 +35,7 @@ typedef enum {
   PV_SESSION_STAGE_ARENA_CHECK,
   PV_SESSION_STAGE_ORT_CHECK,     /* the checker on ORT's plan */
   PV_SESSION_STAGE_ORT_ARENA,     /* ORT's buffers packed in one arena */
+  PV_SESSION_STAGE_ORT_RUN,       /* ORT's CPU arena over two runs, simulated */
   PV_SESSION_N_STAGES
 } PvSessionStage;
 

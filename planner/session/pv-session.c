@@ -37,6 +37,7 @@ pv_session_free (PvSession *session)
   pv_check_result_free (session->ort_check);
   pv_arena_plan_free (session->ort_arena);
   g_free (session->ort_arena_values);
+  pv_ort_arena_run_free (session->ort_run);
   g_free (session);
 }
 
@@ -137,6 +138,27 @@ schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, G
                                    options && options->roofline_cost ? pv_roofline_cost : NULL, &roofline);
   }
   stage_done (s, PV_SESSION_STAGE_SCHEDULE, &lap);
+}
+
+/* What ORT's CPU arena does over the first two runs of the main graph. */
+static void
+simulate_ort_run (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
+{
+  gint64 lap = g_get_monotonic_time ();
+  PvOrtArenaSettings settings;
+  g_autofree guint8 *known = g_new0 (guint8, MAX (g->n_values, 1));
+  PvOrtKernelEnv env = { g, s->shapes, s->basis->bounds, 1 };
+  PvOrtArenaInput input = { s->ort, &env, s->value_bytes, known, &settings };
+
+  if (options && options->ort_arena)
+    settings = *options->ort_arena;
+  else
+    pv_ort_arena_settings_init (&settings);
+  settings.intra_op_threads = env.threads = MAX (settings.intra_op_threads, 1);
+  for (int v = 0; v < g->n_values; v++)
+    known[v] = s->basis->size_kind[v] == PV_SIZE_KNOWN;
+  s->ort_run = pv_ort_arena_run_new (&input, NULL);
+  stage_done (s, PV_SESSION_STAGE_ORT_RUN, &lap);
 }
 
 /* ORT's buffers as placements, every value planned into its root buffer
@@ -313,6 +335,9 @@ take_ort_check (PvSession *s, const PvGraph *g, OrtWork *work)
  * made before it starts and writes fields of its own. */
 typedef struct {
   PvSession *s;
+  const PvSessionOptions *options;
+  gboolean ort_run;          /* simulate ORT's CPU arena first (main graphs) */
+  GCancellable *cancellable;
   OrtWork *ort;
   GThread *thread;
 } Job;
@@ -321,8 +346,13 @@ static gpointer
 run_job (gpointer data)
 {
   Job *job = data;
-  gint64 lap = g_get_monotonic_time ();
+  gint64 lap;
 
+  /* ORT's CPU arena first (main graphs only): the caller's line packs the
+   * orderings meanwhile. */
+  if (job->ort_run && !g_cancellable_is_cancelled (job->cancellable))
+    simulate_ort_run (job->s, job->s->graph, job->options);
+  lap = g_get_monotonic_time ();
   pv_arena_packing_work (job->ort->packing);
   stage_done (job->s, PV_SESSION_STAGE_ORT_ARENA, &lap);
   take_ort_check (job->s, job->s->graph, job->ort);
@@ -421,7 +451,7 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   OrtWork ort_work = { &ort_schedule, NULL, ort_place, ort_need, NULL, FALSE };
   g_autoptr (GArray) ort_buffers = g_array_new (FALSE, FALSE, sizeof (PvBufferLife));
   PvLiveness *live = pv_liveness_copy (s->basis->liveness);
-  Job ort_arena = { s, &ort_work, NULL };
+  Job ort_arena = { s, options, parent_plan == NULL, cancellable, &ort_work, NULL };
   /* The order the slot planner and the checks work in: ORT's streams when
    * there are several (one for all of them); on one stream, program order
    * for the slot and arena plans (ORT's plan is checked in its own). */

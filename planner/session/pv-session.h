@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pv-arena-planner.h"
+#include "pv-ort-arena-run.h"
 #include "pv-error.h"
 #include "pv-kernel-table.h"
 #include "pv-model.h"
@@ -37,6 +38,8 @@ typedef struct {
   gboolean roofline_cost;        /* schedule with FLOP/bytes kernel times (µs), not 1 per kernel */
   PvSessionProgress progress;    /* told each stage as it starts (planning thread), may be NULL */
   gpointer progress_data;
+  const PvOrtArenaSettings *ort_arena; /* ORT's arena settings for its simulation, NULL: ORT's defaults
+                                          with one intra-op thread */
 } PvSessionOptions;
 
 typedef struct {
@@ -72,7 +75,9 @@ typedef struct {
   PvArenaPlan *ort_arena;        /* ORT's Allocate buffers packed in one arena */
   int *ort_arena_values;         /* buffer index -> root value id */
   int n_ort_arena_values;
-  guint64 ort_peak_bytes;        /* sum of ORT's Allocate buffers (what ORT's arena holds) */
+  guint64 ort_peak_bytes;        /* ORT reserves: the sum of ORT's Allocate buffers */
+  PvOrtArenaRun *ort_run;        /* what ORT's CPU arena does over the first two runs; NULL for
+                                    subgraph sessions, without an ORT plan, or while sizes are unknown */
   double plan_ms;                /* time spent planning and checking (the basis included when made here) */
   gconstpointer planned_on;      /* the GThread that planned it: the window checks its plans come from a worker */
   double stage_ms[PV_SESSION_N_STAGES]; /* per stage (0 when skipped; value maps: 0 on a basis made

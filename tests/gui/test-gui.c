@@ -47,7 +47,13 @@ test_open_lanes (Fixture *fx, gconstpointer data)
   summary = pv_window_get_summary_view (fx->window);
   g_assert_cmpstr (pv_summary_view_get_value (summary, "Streams"), ==, "1 (CPU)");
   g_assert_cmpstr (pv_summary_view_get_value (summary, "Verdict"), ==, "Safe");
-  g_assert_cmpstr (pv_summary_view_get_value (summary, "Peak"), ==, "384.0\u00a0KiB");
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "ORT reserves"), ==, "384.0\u00a0KiB");
+  /* What ORT holds leads, from the arena's simulation (tests/ort checks
+   * its figures against the runtime). */
+  g_assert_nonnull (pv_summary_view_get_value (summary, "ORT holds"));
+  g_assert_nonnull (pv_summary_view_get_value (summary, "With memory pattern"));
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "Pattern block"), ==, "320.0\u00a0KiB");
+  g_assert_cmpint (model->arena.n_points, ==, 19);
   g_assert_cmpstr (pv_summary_view_get_value (summary, "LOAD"), ==, "256.0\u00a0KiB");
   pv_document_set_planner (fx->document, PV_PLANNER_SLOTS);
   g_assert_cmpint (pv_timeline_view_get_memory_view (fx->view), ==, PV_TIMELINE_MEMORY_SLOTS);
@@ -57,6 +63,31 @@ test_open_lanes (Fixture *fx, gconstpointer data)
   g_assert_cmpint (pv_timeline_view_get_memory_view (fx->view), ==, PV_TIMELINE_MEMORY_ARENA);
   g_assert_cmpstr (pv_summary_view_get_value (summary, "Peak / LOAD"), ==, "1.000×");
   pv_document_set_planner (fx->document, PV_PLANNER_SLOTS);
+  show_summary (fx);
+}
+
+/* What ORT holds heads the ORT plan's Summary, and the arena's curves
+ * ride on the live-bytes row (the screenshot shows both). */
+static void
+test_ort_arena (Fixture *fx, gconstpointer data)
+{
+  PvSummaryView *summary;
+  PvTimelineModel *model;
+  const PvSession *session;
+
+  open_model (fx, "cnn.onnx", NULL);
+  model = pv_timeline_view_get_model (fx->view);
+  session = pv_document_get_plan_session (fx->document);
+  g_assert_nonnull (session->ort_run);
+  g_assert_cmpint (model->arena.n_points, ==, 10);
+  g_assert_cmpuint (model->arena.max_held, ==, session->ort_run->held);
+  g_assert_cmpuint (model->arena.max_requested, ==, session->ort_run->peak_requested);
+  summary = pv_window_get_summary_view (fx->window);
+  /* Held bytes do not depend on the thread count for cnn.onnx: 1 MiB and
+   * the 2408 bytes reserved before the first node (ORT's figures). */
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "ORT holds"), ==, "1.0\u00a0MiB");
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "Before the first node"), ==, "2.4\u00a0KiB");
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "Pattern block"), ==, "128.0\u00a0KiB");
   show_summary (fx);
 }
 
@@ -513,6 +544,7 @@ main (int argc, char **argv)
   ADD ("/gui/dialogs/about", test_about, NULL);
   ADD ("/gui/open/lanes", test_open_lanes, NULL);
   ADD ("/gui/open/two-streams", test_two_streams_file, NULL);
+  ADD ("/gui/open/ort-arena", test_ort_arena, NULL);
   ADD ("/gui/open/error", test_load_error, NULL);
   ADD ("/gui/open/cancel", test_load_cancel, NULL);
   ADD ("/gui/edit/replans", test_edit_replans, NULL);

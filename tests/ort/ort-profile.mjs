@@ -18,6 +18,8 @@
 //   --input-value NAME=V   fill one input with V (scalar inputs of If conditions, sample rates)
 //   --save-optimized FILE  optimizedModelFilePath: the graph ORT planned, as ONNX
 //   --seed N               seed of the input data (default 1)
+//   --inputs-from DIR      feed DIR/input_<k>.pb (ONNX TensorProto files, as the backend node
+//                          tests ship them) as the k-th input instead of generated data
 //
 // Output: {"model", "options", "inputs": [{name, type, shape}],
 //          "runs": [[{node_index, name, op, provider, input_type_shape, output_type_shape,
@@ -33,6 +35,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
 
 function usage(msg) {
@@ -43,8 +46,7 @@ function usage(msg) {
 }
 
 function parseArgs(argv) {
-  const a = { model: null, opt: 'disabled', runs: 1, bounds: {}, shapes: {}, values: {}, seed: 1, memPattern: null,
-              cpuArena: null, mode: 'sequential', interOp: null, intraOp: null, partition: null, saveOptimized: null };
+  const a = { ...defaultArgs('.'), model: null };
   const onOff = (v, k) => { if (v !== 'on' && v !== 'off') usage(`${k} takes on or off`); return v === 'on'; };
   const pair = (v, k) => { const i = v.indexOf('='); if (i <= 0) usage(`${k} takes NAME=VALUE`); return [v.slice(0, i), v.slice(i + 1)]; };
   for (let i = 2; i < argv.length; i++) {
@@ -64,6 +66,7 @@ function parseArgs(argv) {
       case '--input-value': { const [s, x] = pair(v(), k); a.values[s] = Number(x); break; }
       case '--save-optimized': a.saveOptimized = path.resolve(v()); break;
       case '--seed': a.seed = parseInt(v(), 10); break;
+      case '--inputs-from': a.inputsFrom = path.resolve(v()); break;
       default:
         if (k.startsWith('--') || a.model) usage(`unexpected argument ${k}`);
         a.model = path.resolve(k);
@@ -138,9 +141,84 @@ function splitRuns(events) {
   return runs;
 }
 
-async function main() {
-  const a = parseArgs(process.argv);
+// Profiles one model in this process. @a: parseArgs()'s fields (defaults
+// from defaultArgs()). Returns the output object described above, or
+// {error} when ORT refuses the model or the run fails.
+export async function profile(a) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pv-ort-profile-'));
+  try {
+    return await profileIn(dir, a);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function defaultArgs(model) {
+  return { model: path.resolve(model), opt: 'disabled', runs: 1, bounds: {}, shapes: {}, values: {}, seed: 1,
+           memPattern: null, cpuArena: null, mode: 'sequential', interOp: null, intraOp: null, partition: null,
+           saveOptimized: null, inputsFrom: null };
+}
+
+// ---- ONNX TensorProto files (input_<k>.pb), read without a protobuf library ----
+
+function varint(buf, at) {
+  let v = 0n, shift = 0n;
+  for (;;) {
+    const b = buf[at.i++];
+    v |= BigInt(b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+    shift += 7n;
+  }
+}
+
+// The fields ort.Tensor needs: dims, data_type, raw_data or the typed lists.
+function readTensorProto(buf) {
+  const t = { dims: [], type: 0, raw: null, floats: [], ints: [], doubles: [] };
+  const at = { i: 0 };
+  while (at.i < buf.length) {
+    const key = Number(varint(buf, at)), field = key >> 3, wire = key & 7;
+    if (wire === 0) {
+      const v = varint(buf, at);
+      if (field === 1) t.dims.push(Number(v));
+      else if (field === 2) t.type = Number(v);
+      else if (field === 5 || field === 7) t.ints.push(v);
+    } else if (wire === 2) {
+      const len = Number(varint(buf, at)), body = buf.subarray(at.i, at.i + len);
+      at.i += len;
+      const sub = { i: 0 };
+      if (field === 9) t.raw = body;
+      else if (field === 1) while (sub.i < body.length) t.dims.push(Number(varint(body, sub)));
+      else if (field === 5 || field === 7) while (sub.i < body.length) t.ints.push(varint(body, sub));
+      else if (field === 4) for (let k = 0; k + 4 <= body.length; k += 4) t.floats.push(body.readFloatLE(k));
+      else if (field === 10) for (let k = 0; k + 8 <= body.length; k += 8) t.doubles.push(body.readDoubleLE(k));
+    } else if (wire === 5) at.i += 4;
+    else if (wire === 1) at.i += 8;
+    else throw new Error(`unsupported wire type ${wire}`);
+  }
+  return t;
+}
+
+const PROTO_TYPES = { 1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 9: 'bool',
+                      10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64' };
+
+function tensorFromProto(file) {
+  const t = readTensorProto(fs.readFileSync(file));
+  const type = PROTO_TYPES[t.type];
+  if (!type) throw new Error(`${file}: element type ${t.type} is not fed by this harness`);
+  const Ctor = TYPED[type];
+  const n = t.dims.reduce((x, y) => x * y, 1);
+  let data;
+  if (t.raw) data = new Ctor(t.raw.buffer.slice(t.raw.byteOffset, t.raw.byteOffset + t.raw.byteLength));
+  else {
+    data = new Ctor(n);
+    const src = type === 'float32' ? t.floats : type === 'float64' ? t.doubles : t.ints;
+    for (let k = 0; k < n; k++)
+      data[k] = type === 'int64' || type === 'uint64' ? BigInt(src[k] ?? 0n) : Number(src[k] ?? 0);
+  }
+  return { tensor: new ort.Tensor(type, data, t.dims), shape: t.dims };
+}
+
+async function profileIn(dir, a) {
   const options = { graphOptimizationLevel: a.opt, executionProviders: ['cpu'], enableProfiling: true,
                     profileFilePrefix: path.join(dir, 'profile'), executionMode: a.mode, logSeverityLevel: 3 };
   if (a.memPattern !== null) options.enableMemPattern = a.memPattern;
@@ -153,20 +231,19 @@ async function main() {
   try {
     session = await ort.InferenceSession.create(a.model, options);
   } catch (e) {
-    process.stdout.write(JSON.stringify({ error: String(e && e.message ? e.message : e) }) + '\n');
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.exit(1);
+    return { error: String(e && e.message ? e.message : e) };
   }
   const rng = xorshift(a.seed);
   const feeds = {};
   const inputs = [];
-  for (const md of session.inputMetadata) {
-    const { tensor, shape } = makeInput(md, a, rng);
-    feeds[md.name] = tensor;
-    inputs.push({ name: md.name, type: md.type, shape });
-  }
   const outputs = [];
   try {
+    for (const [k, md] of session.inputMetadata.entries()) {
+      const file = a.inputsFrom ? path.join(a.inputsFrom, `input_${k}.pb`) : null;
+      const { tensor, shape } = file && fs.existsSync(file) ? tensorFromProto(file) : makeInput(md, a, rng);
+      feeds[md.name] = tensor;
+      inputs.push({ name: md.name, type: md.type, shape });
+    }
     for (let r = 0; r < a.runs; r++) {
       const result = await session.run(feeds);
       outputs.push(session.outputNames.map((n) => {
@@ -178,17 +255,24 @@ async function main() {
       }));
     }
   } catch (e) {
-    process.stdout.write(JSON.stringify({ error: `run failed: ${e && e.message ? e.message : e}` }) + '\n');
-    process.exit(1);
+    session.endProfiling();
+    await session.release();
+    return { error: `run failed: ${e && e.message ? e.message : e}` };
   }
   const file = session.endProfiling();
   await session.release();
-  const profile = fs.readdirSync(dir).map((f) => path.join(dir, f)).find((f) => f.endsWith('.json')) ?? file;
-  const events = JSON.parse(fs.readFileSync(profile, 'utf8'));
-  fs.rmSync(dir, { recursive: true, force: true });
-  const out = { model: a.model, options: { opt: a.opt, partition: a.partition, runs: a.runs, memPattern: a.memPattern,
-                cpuArena: a.cpuArena, mode: a.mode, bounds: a.bounds }, inputs, runs: splitRuns(events), outputs };
-  process.stdout.write(JSON.stringify(out) + '\n');
+  const profileFile = fs.readdirSync(dir).map((f) => path.join(dir, f)).find((f) => f.endsWith('.json')) ?? file;
+  const events = JSON.parse(fs.readFileSync(profileFile, 'utf8'));
+  return { model: a.model, options: { opt: a.opt, partition: a.partition, runs: a.runs, memPattern: a.memPattern,
+           cpuArena: a.cpuArena, mode: a.mode, bounds: a.bounds, intraOp: a.intraOp }, inputs,
+           runs: splitRuns(events), outputs };
 }
 
-main().catch((e) => { process.stderr.write(`ort-profile.mjs: ${e && e.stack ? e.stack : e}\n`); process.exit(1); });
+async function main() {
+  const out = await profile(parseArgs(process.argv));
+  process.stdout.write(JSON.stringify(out) + '\n');
+  if (out.error) process.exit(1);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  main().catch((e) => { process.stderr.write(`ort-profile.mjs: ${e && e.stack ? e.stack : e}\n`); process.exit(1); });

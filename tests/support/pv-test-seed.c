@@ -43,6 +43,9 @@ pv_test_rand_new (guint32 fallback)
   return g_rand_new_with_seed (pv_test_seed (fallback));
 }
 
+/* The grown argv, reachable until exit (LeakSanitizer looks after main). */
+static char **kept_argv;
+
 void
 pv_test_init (int *argc, char ***argv, guint32 fallback)
 {
@@ -61,11 +64,7 @@ pv_test_init (int *argc, char ***argv, guint32 fallback)
 
       memcpy (grown, *argv, sizeof (char *) * (gsize) *argc);
       grown[(*argc)++] = arg;
-      /* Lives as long as the program, as argv does (held here, so that
-       * LeakSanitizer sees it reachable). */
-      static char **kept;
-      kept = grown;
-      *argv = kept;
+      *argv = kept_argv = grown; /* lives as long as the program, as argv does */
       g_printerr ("# random seed %u (%s; PV_TEST_SEED=N repeats or changes it)\n", seed,
                   from_env ? "from PV_TEST_SEED" : "the test's fixed seed");
     }

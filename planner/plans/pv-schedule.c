@@ -242,7 +242,7 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
 }
 
 static void
-live_intervals (PvSchedule *s, const PvGraph *g)
+live_intervals (PvSchedule *s, const PvGraph *g, const int *view_root)
 {
   for (int v = 0; v < g->n_values; v++)
     {
@@ -264,6 +264,14 @@ live_intervals (PvSchedule *s, const PvGraph *g)
   for (int i = 0; i < g->n_outputs; i++)
     if (s->value_spans[g->outputs[i]].start >= 0)
       s->value_spans[g->outputs[i]].end = s->makespan;
+  /* A value's bytes are held while any view of it is read (a Reshape of
+   * it, read much later, reads its bytes). */
+  for (int v = 0; view_root && v < g->n_values; v++)
+    {
+      int r = view_root[v];
+      if (r != v && r >= 0 && s->value_spans[r].start >= 0 && s->value_spans[v].start >= 0)
+        s->value_spans[r].end = MAX (s->value_spans[r].end, s->value_spans[v].end);
+    }
 }
 
 /* With unit kernel costs (the default) every time is a whole number: then
@@ -412,8 +420,8 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
 }
 
 PvSchedule *
-pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *value_device, PvNodeCost cost,
-                 gpointer cost_data)
+pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *value_device, const int *view_root,
+                 PvNodeCost cost, gpointer cost_data)
 {
   PvSchedule *s = g_new0 (PvSchedule, 1);
   const PvGraph *g = plan->graph;
@@ -433,7 +441,7 @@ pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *v
   simulate (s, plan, cost, cost_data);
   s->sync_edges = (const int (*)[2]) plan->sync_edges;
   s->n_sync_edges = plan->n_sync_edges;
-  live_intervals (s, g);
+  live_intervals (s, g, view_root);
   live_curves (s, g, value_bytes, value_device);
   return s;
 }

@@ -4,7 +4,8 @@
  * default); a Barrier waits until the TriggerDownstream steps that feed it
  * have run; a WaitOnEP waits for its ActivateNotification. From the step
  * times follow every value's live interval in schedule time (definition
- * start to last reader's end; graph outputs to the end), the live-bytes
+ * start to the end of the last reader of it or of a view of it; graph
+ * outputs to the end), the live-bytes
  * curve per device, and its peak: the x-axis of the timeline. */
 #pragma once
 
@@ -48,9 +49,11 @@ typedef struct {
 typedef double (*PvNodeCost) (gpointer user_data, const PvGraph *graph, int node);
 
 /* @value_bytes: value id -> bytes (0: not counted), @value_device: value id
- * -> device type (NULL: all on CPU). */
+ * -> device type (NULL: all on CPU), @view_root: value id -> the value whose
+ * memory it is (NULL: no views); a value's live interval then lasts while
+ * any view of it is read. */
 PvSchedule *pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *value_device,
-                             PvNodeCost cost, gpointer cost_data);
+                             const int *view_root, PvNodeCost cost, gpointer cost_data);
 void pv_schedule_free (PvSchedule *schedule);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvSchedule, pv_schedule_free)
 

@@ -131,7 +131,15 @@ test_random_partitions (void)
           g_assert_cmpint (s->ort->values[r].reused_buffer, ==, r);
         }
       if (s->ort->n_streams == 1)
-        assert_safe ("ONNX Runtime", s->ort_check, round, config);
+        {
+          assert_safe ("ONNX Runtime", s->ort_check, round, config);
+          /* One stream, unit costs: the live-bytes curve is LOAD's count, so
+           * its peak is LOAD (views hold their source's bytes while read). */
+          g_assert_cmpint (s->schedule->n_curves, <=, 1);
+          if (s->schedule->n_curves == 1 && s->schedule->curves[0].peak_bytes != s->load_bytes)
+            g_error ("round %d: peak live %" G_GUINT64_FORMAT " differs from LOAD %" G_GUINT64_FORMAT, round,
+                     s->schedule->curves[0].peak_bytes, s->load_bytes);
+        }
       else if (!s->ort_check->ok)
         {
           ort_hazards++;

@@ -33,5 +33,6 @@ int pv_cli_plan (int argc, char **argv);
 int pv_cli_partition (int argc, char **argv);
 int pv_cli_check (int argc, char **argv);
 int pv_cli_render (int argc, char **argv);
+int pv_cli_live (int argc, char **argv);
 
 G_END_DECLS

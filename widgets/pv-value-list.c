@@ -84,38 +84,9 @@ table_unref (Table *t)
 static void
 fill_places (Table *t, const PvSession *s)
 {
-  const PvGraph *g = t->graph;
+  g_autofree gint64 *place = pv_plan_value_places (s, t->planner);
 
-  for (int v = 0; v < t->n; v++)
-    t->place[v] = -1;
-  switch (t->planner)
-    {
-    case PV_PLANNER_ORT:
-      for (int v = 0; s->ort && v < t->n; v++)
-        {
-          int oi = g->values[v].ort_index;
-          if (oi >= 0 && oi < s->ort->n_values && s->ort->values[oi].kind != PV_ORT_ALLOC_NOT_SET &&
-              s->ort->values[oi].kind != PV_ORT_ALLOC_ALLOCATE_STATICALLY)
-            t->place[v] = s->ort->values[oi].reused_buffer;  /* a root */
-        }
-      break;
-    case PV_PLANNER_SLOTS:
-      for (int v = 0; s->slots && !s->slots->deferred && v < t->n; v++)
-        t->place[v] = s->slots->slot_of[s->view_root[v]];
-      break;
-    default:
-      if (s->arena && s->arena_values)
-        {
-          g_autofree gint64 *offset_of = g_new (gint64, MAX (t->n, 1));
-          for (int v = 0; v < t->n; v++)
-            offset_of[v] = -1;
-          for (int i = 0; i < s->n_arena_values; i++)
-            offset_of[s->arena_values[i]] = (gint64) s->arena->offsets[i];
-          for (int v = 0; v < t->n; v++)
-            t->place[v] = offset_of[s->view_root[v]];
-        }
-      break;
-    }
+  memcpy (t->place, place, sizeof (gint64) * t->n);
 }
 
 static void

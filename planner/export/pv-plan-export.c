@@ -98,6 +98,24 @@ step_kind_name (PvOrtStepKind kind)
     }
 }
 
+/* The value's live interval in the simulated run, as steps (schedule time,
+ * one unit per kernel by default; last_step inclusive): null for values
+ * never live in it (weights). */
+static void
+add_live_steps (cJSON *item, const PvSession *s, int v)
+{
+  const PvSpan *span = s->schedule ? &s->schedule->value_spans[v] : NULL;
+
+  if (span == NULL || span->start < 0)
+    {
+      cJSON_AddNullToObject (item, "first_step");
+      cJSON_AddNullToObject (item, "last_step");
+      return;
+    }
+  cJSON_AddNumberToObject (item, "first_step", span->start);
+  cJSON_AddNumberToObject (item, "last_step", span->end == (double) (gint64) span->end ? span->end - 1 : span->end);
+}
+
 /* Every node of ORT's plan by NodeIndex: its name in a partition config,
  * op type, stream and outputs (OrtValue indices, null for an omitted one),
  * so that a node's allocations can be matched with ORT's profile, which
@@ -193,6 +211,7 @@ ort_plan_json (cJSON *root, const PvSession *s)
         cJSON_AddNumberToObject (item, "bytes", (double) s->value_bytes[vp->value]);
       else
         cJSON_AddNullToObject (item, "bytes");
+      add_live_steps (item, s, vp->value);
       cJSON_AddItemToArray (values, item);
     }
   for (int st = 0; st < plan->n_streams; st++)
@@ -236,6 +255,45 @@ ort_plan_json (cJSON *root, const PvSession *s)
   for (int i = 0; plan->notes && plan->notes[i]; i++)
     cJSON_AddItemToArray (notes, cJSON_CreateString (plan->notes[i]));
   ort_nodes_json (root, s);
+}
+
+gint64 *
+pv_plan_value_places (const PvSession *s, PvPlannerKind kind)
+{
+  const PvGraph *g = s->graph;
+  gint64 *place = g_new (gint64, MAX (g->n_values, 1));
+
+  for (int v = 0; v < g->n_values; v++)
+    place[v] = -1;
+  switch (kind)
+    {
+    case PV_PLANNER_ORT:
+      for (int v = 0; s->ort && v < g->n_values; v++)
+        {
+          int oi = g->values[v].ort_index;
+          if (oi >= 0 && oi < s->ort->n_values && s->ort->values[oi].kind != PV_ORT_ALLOC_NOT_SET &&
+              s->ort->values[oi].kind != PV_ORT_ALLOC_ALLOCATE_STATICALLY)
+            place[v] = s->ort->values[oi].reused_buffer;  /* a root */
+        }
+      break;
+    case PV_PLANNER_SLOTS:
+      for (int v = 0; s->slots && !s->slots->deferred && v < g->n_values; v++)
+        place[v] = s->slots->slot_of[s->view_root[v]];
+      break;
+    default:
+      if (s->arena && s->arena_values)
+        {
+          g_autofree gint64 *offset_of = g_new (gint64, MAX (g->n_values, 1));
+          for (int v = 0; v < g->n_values; v++)
+            offset_of[v] = -1;
+          for (int i = 0; i < s->n_arena_values; i++)
+            offset_of[s->arena_values[i]] = (gint64) s->arena->offsets[i];
+          for (int v = 0; v < g->n_values; v++)
+            place[v] = offset_of[s->view_root[v]];
+        }
+      break;
+    }
+  return place;
 }
 
 char *

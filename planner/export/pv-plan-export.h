@@ -17,6 +17,12 @@ const char *pv_planner_kind_name (PvPlannerKind kind);
 /* Returns FALSE for an unknown name. */
 gboolean pv_planner_kind_from_string (const char *name, PvPlannerKind *kind_out);
 
+/* Where @kind's plan puts each value (views at their source's place):
+ * ORT's root buffer index, the slot id, or the arena byte offset; -1 where
+ * it puts none (weights, values the plan does not hold, a deferred plan).
+ * n_values entries; caller frees. */
+gint64 *pv_plan_value_places (const PvSession *session, PvPlannerKind kind);
+
 /* Pretty-printed JSON; caller frees. */
 char *pv_plan_export_json (const PvSession *session, PvPlannerKind kind);
 /* A summary and a per-value table; caller frees. */

@@ -12,6 +12,8 @@ pv_schedule_free (PvSchedule *s)
   g_free (s->step_spans);
   g_free (s->node_spans);
   g_free (s->value_spans);
+  g_free (s->value_bytes);
+  g_free (s->value_device);
   for (int i = 0; i < s->n_curves; i++)
     g_free (s->curves[i].points);
   g_free (s->curves);
@@ -242,7 +244,7 @@ simulate (PvSchedule *s, const PvOrtPlan *plan, PvNodeCost cost, gpointer cost_d
 }
 
 static void
-live_intervals (PvSchedule *s, const PvGraph *g)
+live_intervals (PvSchedule *s, const PvGraph *g, const int *view_root)
 {
   for (int v = 0; v < g->n_values; v++)
     {
@@ -264,6 +266,14 @@ live_intervals (PvSchedule *s, const PvGraph *g)
   for (int i = 0; i < g->n_outputs; i++)
     if (s->value_spans[g->outputs[i]].start >= 0)
       s->value_spans[g->outputs[i]].end = s->makespan;
+  /* A value's bytes are held while any view of it is read (a Reshape of
+   * it, read much later, reads its bytes). */
+  for (int v = 0; view_root && v < g->n_values; v++)
+    {
+      int r = view_root[v];
+      if (r != v && r >= 0 && s->value_spans[r].start >= 0 && s->value_spans[v].start >= 0)
+        s->value_spans[r].end = MAX (s->value_spans[r].end, s->value_spans[v].end);
+    }
 }
 
 /* With unit kernel costs (the default) every time is a whole number: then
@@ -412,8 +422,8 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
 }
 
 PvSchedule *
-pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *value_device, PvNodeCost cost,
-                 gpointer cost_data)
+pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *value_device, const int *view_root,
+                 PvNodeCost cost, gpointer cost_data)
 {
   PvSchedule *s = g_new0 (PvSchedule, 1);
   const PvGraph *g = plan->graph;
@@ -433,7 +443,171 @@ pv_schedule_new (const PvOrtPlan *plan, const guint64 *value_bytes, const int *v
   simulate (s, plan, cost, cost_data);
   s->sync_edges = (const int (*)[2]) plan->sync_edges;
   s->n_sync_edges = plan->n_sync_edges;
-  live_intervals (s, g);
+  live_intervals (s, g, view_root);
   live_curves (s, g, value_bytes, value_device);
+  s->n_values = g->n_values;
+  s->value_bytes = g_new0 (guint64, MAX (g->n_values, 1));
+  s->value_device = g_new0 (int, MAX (g->n_values, 1));
+  if (value_bytes)
+    memcpy (s->value_bytes, value_bytes, sizeof (guint64) * g->n_values);
+  if (value_device)
+    memcpy (s->value_device, value_device, sizeof (int) * g->n_values);
   return s;
+}
+
+/* ---- what is live when ---- */
+
+const PvLiveCurve *
+pv_schedule_curve (const PvSchedule *schedule, int device)
+{
+  for (int c = 0; c < schedule->n_curves; c++)
+    if (schedule->curves[c].device == device)
+      return &schedule->curves[c];
+  return NULL;
+}
+
+/* The number of points at or before @time (@strict: before it). */
+static int
+points_until (const PvLiveCurve *curve, double time, gboolean strict)
+{
+  int lo = 0, hi = curve ? curve->n_points : 0;
+
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo) / 2;
+      if (strict ? curve->points[mid].time < time : curve->points[mid].time <= time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+guint64
+pv_live_curve_bytes_at (const PvLiveCurve *curve, double time)
+{
+  int n = points_until (curve, time, FALSE);
+  return n > 0 ? curve->points[n - 1].bytes : 0;
+}
+
+/* What the curve holds just before @time. */
+static guint64
+bytes_before (const PvLiveCurve *curve, double time)
+{
+  int n = points_until (curve, time, TRUE);
+  return n > 0 ? curve->points[n - 1].bytes : 0;
+}
+
+/* Is @v counted on @device's curve at @time? */
+static gboolean
+counted_at (const PvSchedule *s, int v, int device, double time)
+{
+  const PvSpan *span = &s->value_spans[v];
+  return s->value_bytes[v] != 0 && s->value_device[v] == device && span->start >= 0 && span->start <= time &&
+         time < span->end;
+}
+
+static int
+compare_by_bytes_data (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const PvSchedule *schedule = data;
+  int x = *(const int *) a, y = *(const int *) b;
+  guint64 bx = schedule->value_bytes[x], by = schedule->value_bytes[y];
+
+  if (bx != by)
+    return bx > by ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+int *
+pv_schedule_live_at (const PvSchedule *schedule, int device, double time, int *n_out)
+{
+  GArray *live = g_array_new (FALSE, FALSE, sizeof (int));
+
+  for (int v = 0; v < schedule->n_values; v++)
+    if (counted_at (schedule, v, device, time))
+      g_array_append_val (live, v);
+  *n_out = (int) live->len;
+  g_array_sort_with_data (live, compare_by_bytes_data, (gpointer) schedule);
+  return (int *) g_array_free (live, FALSE);
+}
+
+typedef struct {
+  const PvSchedule *schedule;
+  gboolean by_end;
+} SpanOrder;
+
+static int
+compare_by_span (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SpanOrder *order = data;
+  int x = *(const int *) a, y = *(const int *) b;
+  double tx = order->by_end ? order->schedule->value_spans[x].end : order->schedule->value_spans[x].start;
+  double ty = order->by_end ? order->schedule->value_spans[y].end : order->schedule->value_spans[y].start;
+
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+PvScheduleRange *
+pv_schedule_range (const PvSchedule *schedule, const PvGraph *graph, int device, double t0, double t1)
+{
+  PvScheduleRange *range = g_new0 (PvScheduleRange, 1);
+  const PvLiveCurve *curve = pv_schedule_curve (schedule, device);
+  GArray *born = g_array_new (FALSE, FALSE, sizeof (int)), *dying = g_array_new (FALSE, FALSE, sizeof (int));
+  SpanOrder by_start = { schedule, FALSE }, by_end = { schedule, TRUE };
+
+  if (t1 < t0)
+    {
+      double t = t0;
+      t0 = t1;
+      t1 = t;
+    }
+  for (int n = 0; n < graph->n_nodes; n++)
+    range->n_kernels += schedule->node_spans[n].start >= t0 && schedule->node_spans[n].start < t1;
+  for (int v = 0; v < schedule->n_values; v++)
+    {
+      const PvSpan *span = &schedule->value_spans[v];
+      if (schedule->value_bytes[v] == 0 || schedule->value_device[v] != device || span->start < 0)
+        continue;
+      if (span->start >= t0 && span->start < t1)
+        {
+          g_array_append_val (born, v);
+          range->allocated += schedule->value_bytes[v];
+        }
+      if (span->end >= t0 && span->end < t1)
+        {
+          g_array_append_val (dying, v);
+          range->freed += schedule->value_bytes[v];
+        }
+    }
+  g_array_sort_with_data (born, compare_by_span, &by_start);
+  g_array_sort_with_data (dying, compare_by_span, &by_end);
+  range->n_born = (int) born->len;
+  range->born = (int *) g_array_free (born, FALSE);
+  range->n_dying = (int) dying->len;
+  range->dying = (int *) g_array_free (dying, FALSE);
+  /* The curve entering and leaving the span, and its highest point in it. */
+  range->start_bytes = bytes_before (curve, t0);
+  range->end_bytes = bytes_before (curve, t1);
+  range->peak_bytes = pv_live_curve_bytes_at (curve, t0);
+  range->peak_time = t0;
+  for (int i = 0; curve && i < curve->n_points; i++)
+    if (curve->points[i].time > t0 && curve->points[i].time < t1 && curve->points[i].bytes > range->peak_bytes)
+      {
+        range->peak_bytes = curve->points[i].bytes;
+        range->peak_time = curve->points[i].time;
+      }
+  return range;
+}
+
+void
+pv_schedule_range_free (PvScheduleRange *range)
+{
+  if (range == NULL)
+    return;
+  g_free (range->born);
+  g_free (range->dying);
+  g_free (range);
 }

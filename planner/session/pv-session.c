@@ -134,7 +134,7 @@ schedule_ort (PvSession *s, const PvGraph *g, const PvSessionOptions *options, G
         owned[v] = s->value_bytes[v];
     /* 1 TFLOP/s and 100 GB/s: a laptop-class CPU; only ratios matter. */
     PvRooflineCost roofline = { s->shapes, bounds, 1e6, 1e5 };
-    s->schedule = pv_schedule_new (s->ort, owned, value_device,
+    s->schedule = pv_schedule_new (s->ort, owned, value_device, s->view_root,
                                    options && options->roofline_cost ? pv_roofline_cost : NULL, &roofline);
   }
   stage_done (s, PV_SESSION_STAGE_SCHEDULE, &lap);

@@ -135,7 +135,7 @@ main (int argc, char **argv)
           }
         check = pv_plan_check (g, NULL, place, roots, NULL, need, 100);
         t5 = g_get_monotonic_time ();
-        schedule = pv_schedule_new (ort4, slots->bytes, NULL, NULL, NULL);
+        schedule = pv_schedule_new (ort4, slots->bytes, NULL, roots, NULL, NULL);
         t6 = g_get_monotonic_time ();
         ms[0][r] = (t1 - t0) / 1000.0;
         ms[1][r] = (t2 - t1) / 1000.0;

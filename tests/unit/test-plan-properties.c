@@ -95,6 +95,43 @@ inplace_over_alias (const PvSession *s, int v)
          && s->ort->values[g->values[in].ort_index].reuse_rule == PV_ORT_REUSE_ALIAS;
 }
 
+/* At every point of every curve (and between points), the values live then
+ * add up to the curve; a range's births and deaths add up to its change. */
+static void
+assert_live_sets (const PvSession *s, int round)
+{
+  const PvSchedule *sch = s->schedule;
+
+  for (int c = 0; c < sch->n_curves; c++)
+    {
+      const PvLiveCurve *curve = &sch->curves[c];
+      for (int i = 0; i < curve->n_points; i++)
+        for (int half = 0; half < 2; half++)
+          {
+            double t = curve->points[i].time + half * 0.5;
+            int n = 0;
+            g_autofree int *live = pv_schedule_live_at (sch, curve->device, t, &n);
+            guint64 sum = 0;
+            for (int k = 0; k < n; k++)
+              {
+                sum += sch->value_bytes[live[k]];
+                g_assert_true (k == 0 || sch->value_bytes[live[k - 1]] >= sch->value_bytes[live[k]]);
+              }
+            if (sum != pv_live_curve_bytes_at (curve, t))
+              g_error ("round %d: %d values live at %g hold %" G_GUINT64_FORMAT " bytes, the curve %" G_GUINT64_FORMAT,
+                       round, n, t, sum, pv_live_curve_bytes_at (curve, t));
+          }
+      if (curve->n_points > 1)
+        {
+          double t0 = curve->points[0].time, t1 = curve->points[curve->n_points / 2].time;
+          g_autoptr (PvScheduleRange) range = pv_schedule_range (sch, s->graph, curve->device, t0, t1);
+          g_assert_cmpuint (range->start_bytes + range->allocated - range->freed, ==, range->end_bytes);
+          g_assert_cmpuint (range->peak_bytes, ==, pv_live_curve_bytes_at (curve, range->peak_time));
+          g_assert_cmpuint (range->peak_bytes, >=, pv_live_curve_bytes_at (curve, t0));
+        }
+    }
+}
+
 static void
 test_random_partitions (void)
 {
@@ -131,7 +168,15 @@ test_random_partitions (void)
           g_assert_cmpint (s->ort->values[r].reused_buffer, ==, r);
         }
       if (s->ort->n_streams == 1)
-        assert_safe ("ONNX Runtime", s->ort_check, round, config);
+        {
+          assert_safe ("ONNX Runtime", s->ort_check, round, config);
+          /* One stream, unit costs: the live-bytes curve is LOAD's count, so
+           * its peak is LOAD (views hold their source's bytes while read). */
+          g_assert_cmpint (s->schedule->n_curves, <=, 1);
+          if (s->schedule->n_curves == 1 && s->schedule->curves[0].peak_bytes != s->load_bytes)
+            g_error ("round %d: peak live %" G_GUINT64_FORMAT " differs from LOAD %" G_GUINT64_FORMAT, round,
+                     s->schedule->curves[0].peak_bytes, s->load_bytes);
+        }
       else if (!s->ort_check->ok)
         {
           ort_hazards++;
@@ -142,6 +187,7 @@ test_random_partitions (void)
               g_error ("round %d: ONNX Runtime plan unsafe in an undocumented way: %s\nconfig: %s", round,
                        s->ort_check->violations[i].message, config);
         }
+      assert_live_sets (s, round);
       assert_safe ("slot", s->slots_check, round, config);
       assert_safe ("arena", s->arena_check, round, config);
       g_assert_cmpuint (s->slots->peak_bytes, <=, s->slots->naive_bytes);

@@ -49,6 +49,7 @@ pv_cli_live (int argc, char **argv)
   int status;
 
   g_option_context_add_main_entries (context, entries, NULL);
+  pv_cli_plan_args_init (&args);
   pv_cli_plan_args_add_entries (&args, context);
   if (!pv_cli_parse (context, &argc, &argv))
     return PV_CLI_USAGE;

@@ -130,6 +130,11 @@ print_json (const PvModel *model, const Totals *totals, GPtrArray *ops, gboolean
   cJSON_AddNumberToObject (counts, "subgraph_depth", pv_graph_max_depth (g));
   cJSON_AddNumberToObject (counts, "functions", model->n_functions);
   cJSON_AddItemToObject (root, "counts", counts);
+  {
+    cJSON *rewrites = cJSON_AddArrayToObject (root, "session_rewrites");
+    for (int i = 0; model->session_rewrites && model->session_rewrites[i]; i++)
+      cJSON_AddItemToArray (rewrites, cJSON_CreateString (model->session_rewrites[i]));
+  }
   cJSON_AddItemToObject (root, "inputs", values_json (g, g->inputs, g->n_inputs));
   cJSON_AddItemToObject (root, "outputs", values_json (g, g->outputs, g->n_outputs));
   for (guint i = 0; i < ops->len; i++)
@@ -186,6 +191,8 @@ print_text (const PvModel *model, const Totals *totals, GPtrArray *ops, gboolean
   if (model->n_functions)
     printf ("  functions     %d model-local functions (not inlined: ONNX Runtime inlines them)\n",
             model->n_functions);
+  for (int i = 0; model->session_rewrites && model->session_rewrites[i]; i++)
+    printf ("  %s %s\n", i == 0 ? "rewritten    " : "             ", model->session_rewrites[i]);
   print_values ("inputs", g, g->inputs, g->n_inputs);
   print_values ("outputs", g, g->outputs, g->n_outputs);
   printf ("ops (%u kinds):\n", ops->len);
@@ -226,7 +233,7 @@ pv_cli_info (int argc, char **argv)
       g_printerr ("planviz-cli info: expected one MODEL.onnx, got %d arguments\n", argc - 1);
       return PV_CLI_USAGE;
     }
-  model = pv_model_load_from_file (argv[1], &error);
+  model = pv_cli_load_model (argv[1], &error);
   if (model == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);

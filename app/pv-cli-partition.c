@@ -116,7 +116,7 @@ pv_cli_partition (int argc, char **argv)
       status = PV_CLI_USAGE;
       goto out;
     }
-  model = pv_model_load_from_file (argv[1], &error);
+  model = pv_cli_load_model (argv[1], &error);
   if (model == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);
@@ -279,7 +279,7 @@ pv_cli_check (int argc, char **argv)
       status = PV_CLI_USAGE;
       goto out;
     }
-  model = pv_model_load_from_file (argv[1], &error);
+  model = pv_cli_load_model (argv[1], &error);
   if (model == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);

@@ -19,6 +19,8 @@ pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context)
       "SYMBOL=N" },
     { "input-shape", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &args->input_specs,
       "Fix a graph input's dims (repeatable)", "NAME=D1,D2,…" },
+    { "input-value", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->value_specs,
+      "Give a graph input known contents, e.g. a scalar an If tests (repeatable)", "NAME=V" },
     { "kernel-defs", 'k', 0, G_OPTION_ARG_FILENAME, &args->kernel_defs,
       "Kernel behaviour table replacing built-in entries", "FILE" },
     { "intra-op", 0, 0, G_OPTION_ARG_INT, &args->intra_op,
@@ -112,6 +114,7 @@ pv_cli_plan_args_clear (PvCliPlanArgs *args)
   g_clear_pointer (&args->device_specs, g_strfreev);
   g_clear_pointer (&args->bound_specs, g_strfreev);
   g_clear_pointer (&args->input_specs, g_strfreev);
+  g_clear_pointer (&args->value_specs, g_strfreev);
 }
 
 int
@@ -122,7 +125,7 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
   g_autoptr (GError) error = NULL;
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvKernelTable) kernels = NULL;
-  g_autoptr (GHashTable) bounds = NULL, input_shapes = NULL;
+  g_autoptr (GHashTable) bounds = NULL, input_shapes = NULL, input_values = NULL;
   g_autofree char *partition_text = NULL;
   g_autofree int *devices = NULL;
   gsize partition_len = 0;
@@ -145,7 +148,9 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
       return PV_CLI_BAD_INPUT;
     }
 
-  model = pv_model_load_from_file (model_path, &error);
+  model = pv_cli_load_model (model_path, &error);
+  if (model && (input_values = pv_cli_parse_input_values (args->value_specs, model)) == NULL)
+    return PV_CLI_USAGE;
   if (model && !pv_cli_node_devices (model->graph, args->gpu_ops, args->device_specs, &devices, &status))
     return status;
   kernels = model ? pv_kernel_table_new_default (&error) : NULL;
@@ -153,6 +158,7 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
     g_clear_pointer (&kernels, pv_kernel_table_free);
   options->bounds = bounds;
   options->input_shapes = input_shapes;
+  options->input_values = input_values;
   options->partition_text = partition_text;
   options->partition_len = partition_len;
   options->node_devices = devices;
@@ -160,7 +166,7 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
   options->ort_arena = &args->arena;
   *session_out = kernels ? pv_session_new (model, kernels, options, &error) : NULL;
   /* The session copies what it keeps; the options' borrowed fields die here. */
-  options->bounds = options->input_shapes = NULL;
+  options->bounds = options->input_shapes = options->input_values = NULL;
   options->partition_text = NULL;
   options->node_devices = NULL;
   if (*session_out == NULL)

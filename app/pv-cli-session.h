@@ -1,6 +1,6 @@
 /* pv-cli-session.h: what every planning command of planviz-cli shares — the
  * options that say how to plan (--partition, --registry, --device,
- * --gpu-ops, --bound, --input-shape, --kernel-defs) and turning them, with a
+ * --gpu-ops, --bound, --input-shape, --input-value, --kernel-defs) and turning them, with a
  * model file, into a PvSession. */
 #pragma once
 
@@ -25,6 +25,7 @@ typedef struct {
   gint64 initial_chunk, max_dead_bytes;  /* -1: default */
   char *mem_pattern, *cpu_arena;         /* on|off */
   PvOrtArenaSettings arena;     /* filled by pv_cli_plan_session() */
+  char **value_specs;
 } PvCliPlanArgs;
 
 /* Sets @args' defaults (before parsing). */

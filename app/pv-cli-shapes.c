@@ -1,6 +1,7 @@
 /* planviz-cli shapes: every value's type, shape and size. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pv-cli.h"
 #include "pv-element-type.h"
@@ -83,9 +84,31 @@ bytes_text (const PvShapeInfo *info, const PvGraph *g, int v, GHashTable *bounds
   return pv_dim_to_string (s->bytes);
 }
 
+/* The dims with @bounds, when every one evaluates (JSON "bound_shape"). */
+static void
+add_bound_shape (cJSON *item, const PvValueShape *s, GHashTable *bounds, GHashTable *symbols)
+{
+  cJSON *dims;
+
+  for (int i = 0; i < s->rank; i++)
+    pv_dim_collect_symbols (s->dims[i], symbols);
+  dims = cJSON_CreateArray ();
+  for (int i = 0; i < s->rank; i++)
+    {
+      gint64 n;
+      if (!pv_dim_eval (s->dims[i], bounds, &n, NULL))
+        {
+          cJSON_Delete (dims);
+          return;
+        }
+      cJSON_AddItemToArray (dims, cJSON_CreateNumber ((double) n));
+    }
+  cJSON_AddItemToObject (item, "bound_shape", dims);
+}
+
 static void
 walk_graph (const PvShapeInfo *info, const PvGraph *g, const char *path, GHashTable *bounds, gboolean json,
-            cJSON *values, Summary *sum)
+            cJSON *values, Summary *sum, GHashTable *symbols)
 {
   for (int v = 0; v < g->n_values; v++)
     {
@@ -120,6 +143,7 @@ walk_graph (const PvShapeInfo *info, const PvGraph *g, const char *path, GHashTa
                     }
                 }
               cJSON_AddItemToObject (item, "shape", dims);
+              add_bound_shape (item, s, bounds, symbols);
             }
           else
             cJSON_AddNullToObject (item, "shape");
@@ -148,27 +172,37 @@ walk_graph (const PvShapeInfo *info, const PvGraph *g, const char *path, GHashTa
       {
         const PvGraph *sub = g->nodes[n].subgraphs[k];
         g_autofree char *sub_path = g_strdup_printf ("%s%s/%s:", path, g->nodes[n].name, sub->parent_attr);
-        walk_graph (info, sub, sub_path, bounds, json, values, sum);
+        walk_graph (info, sub, sub_path, bounds, json, values, sum, symbols);
       }
+}
+
+static gint
+compare_strings (gconstpointer a, gconstpointer b, gpointer data)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
 int
 pv_cli_shapes (int argc, char **argv)
 {
-  gboolean json = FALSE;
-  g_auto (GStrv) bound_specs = NULL, input_specs = NULL;
+  gboolean json = FALSE, ort_view = FALSE;
+  g_auto (GStrv) bound_specs = NULL, input_specs = NULL, value_specs = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "bound", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &bound_specs, "Give a symbolic dim a value (repeatable)", "SYMBOL=N" },
     { "input-shape", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &input_specs, "Fix a graph input's dims (repeatable)",
       "NAME=D1,D2,…" },
+    { "input-value", 0, 0, G_OPTION_ARG_STRING_ARRAY, &value_specs,
+      "Give a graph input known contents, e.g. a scalar an If tests (repeatable)", "NAME=V" },
+    { "ort-view", 0, 0, G_OPTION_ARG_NONE, &ort_view, "Shapes as ONNX Runtime holds them for its planner", NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("MODEL.onnx — infer every value's shape and size");
   g_autoptr (GError) error = NULL;
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvShapeInfo) info = NULL;
-  g_autoptr (GHashTable) bounds = NULL, input_shapes = NULL;
+  g_autoptr (GHashTable) bounds = NULL, input_shapes = NULL, input_values = NULL;
+  g_autoptr (GHashTable) symbols = g_hash_table_new (g_str_hash, g_str_equal);
   PvShapeOptions options = { 0 };
   Summary sum = { 0 };
   cJSON *root = NULL, *values = NULL;
@@ -188,14 +222,19 @@ pv_cli_shapes (int argc, char **argv)
   input_shapes = pv_cli_parse_input_shapes (input_specs);
   if (bounds == NULL || input_shapes == NULL)
     return PV_CLI_USAGE;
-  model = pv_model_load_from_file (argv[1], &error);
+  model = pv_cli_load_model (argv[1], &error);
   if (model == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);
       return PV_CLI_BAD_INPUT;
     }
+  input_values = pv_cli_parse_input_values (value_specs, model);
+  if (input_values == NULL)
+    return PV_CLI_USAGE;
   options.bounds = bounds;
   options.input_shapes = input_shapes;
+  options.input_values = input_values;
+  options.ort_view = ort_view;
   info = pv_shape_infer (model, &options, &error);
   if (info == NULL)
     {
@@ -210,7 +249,7 @@ pv_cli_shapes (int argc, char **argv)
     }
   else
     printf ("%-40s %-9s %-28s %14s  %s\n", "value", "dtype", "shape", "bytes", "producer");
-  walk_graph (info, model->graph, "", bounds, json, values, &sum);
+  walk_graph (info, model->graph, "", bounds, json, values, &sum, symbols);
   uncovered = pv_shape_info_uncovered_ops (info, &counts);
   warnings = pv_shape_info_warnings (info);
   if (json)
@@ -218,7 +257,12 @@ pv_cli_shapes (int argc, char **argv)
       cJSON *summary = cJSON_AddObjectToObject (root, "summary");
       cJSON *ops = cJSON_AddObjectToObject (summary, "uncovered_ops");
       cJSON *warn = cJSON_AddArrayToObject (root, "warnings");
+      cJSON *syms = cJSON_AddArrayToObject (root, "symbols");
+      g_autofree const char **names = (const char **) g_hash_table_get_keys_as_array (symbols, NULL);
       char *text;
+      g_qsort_with_data (names, (gint) g_hash_table_size (symbols), sizeof (char *), compare_strings, NULL);
+      for (guint i = 0; i < g_hash_table_size (symbols); i++)
+        cJSON_AddItemToArray (syms, cJSON_CreateString (names[i]));
       cJSON_AddNumberToObject (summary, "known", sum.known);
       cJSON_AddNumberToObject (summary, "symbolic", sum.symbolic);
       cJSON_AddNumberToObject (summary, "unknown", sum.unknown);

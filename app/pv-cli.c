@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "pv-config.h"
+#include "pv-element-type.h"
+#include "pv-model-loader.h"
+#include "pv-ort-graph-rewrite.h"
+#include "pv-input-values.h"
 
 typedef struct {
   const char *name;
@@ -62,6 +66,16 @@ parse_int64 (const char *text, gint64 *out)
   return TRUE;
 }
 
+PvModel *
+pv_cli_load_model (const char *path, GError **error)
+{
+  g_autoptr (PvModel) model = pv_model_load_from_file (path, error);
+
+  if (model == NULL || !pv_ort_graph_rewrite (model, error))
+    return NULL;
+  return g_steal_pointer (&model);
+}
+
 GHashTable *
 pv_cli_parse_bounds (char **specs)
 {
@@ -113,6 +127,17 @@ pv_cli_parse_input_shapes (char **specs)
       g_hash_table_replace (shapes, g_strndup (specs[i], eq - specs[i]), dims);
     }
   return g_steal_pointer (&shapes);
+}
+
+GHashTable *
+pv_cli_parse_input_values (char **specs, const PvModel *model)
+{
+  g_autoptr (GError) error = NULL;
+  GHashTable *values = pv_input_values_parse (model, (const char *const *) specs, &error);
+
+  if (values == NULL)
+    g_printerr ("planviz-cli: --input-value %s\n", error->message);
+  return values;
 }
 
 int

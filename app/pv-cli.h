@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "pv-model.h"
+
 G_BEGIN_DECLS
 
 /* Exit codes: success, bad input (model, config), bad usage. */
@@ -14,12 +16,21 @@ int pv_cli_main (int argc, char **argv);
  * returns FALSE (the caller exits with PV_CLI_USAGE). */
 gboolean pv_cli_parse (GOptionContext *context, int *argc, char ***argv);
 
+/* Loads @path and makes the session-time rewrites ORT makes
+ * (pv-ort-graph-rewrite.h): the graph every command shows and plans. */
+PvModel *pv_cli_load_model (const char *path, GError **error);
+
 /* Parses "--bound NAME=N" strings into symbol -> gint64* (caller unrefs).
  * On a bad entry prints why and returns NULL. */
 GHashTable *pv_cli_parse_bounds (char **specs);
 /* Parses "--input-shape NAME=1,3,224,224" strings into name -> GArray of
  * gint64 (caller unrefs); NULL after printing why on a bad entry. */
 GHashTable *pv_cli_parse_input_shapes (char **specs);
+/* Parses "--input-value NAME=V" (or NAME=V1,V2,…) strings into graph input
+ * name -> PvTensor* of the input's element type (a scalar for one value);
+ * NULL, after printing why, when a name is no graph input of @model or a
+ * value does not fit its type. */
+GHashTable *pv_cli_parse_input_values (char **specs, const PvModel *model);
 
 /* Node devices from --gpu-ops and --device (NULL when neither is given:
  * all CPU). Returns FALSE after printing why; *exit_code says how to exit. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pv-model-loader.h"
+#include "pv-ort-graph-rewrite.h"
 
 typedef struct {
   GFile *file;
@@ -144,7 +145,8 @@ read_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
 
   report_stage (task, data, stage);
   data->model = load_model (data->file, cancellable, error);
-  if (data->model == NULL)
+  /* The graph ORT plans: its session-time rewrites (float16 Casts, …). */
+  if (data->model == NULL || !pv_ort_graph_rewrite (data->model, error))
     return FALSE;
   data->kernels = pv_kernel_table_new_default (error);
   if (data->kernels == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -254,6 +256,10 @@ install_load (PvDocument *self, LoadData *data)
   self->symbols = g_steal_pointer (&data->symbols);
   g_clear_pointer (&self->bounds, g_hash_table_unref);
   self->bounds = g_steal_pointer (&data->bounds);
+  /* Input values belong to the model they were given for. */
+  g_clear_pointer (&self->input_texts, g_hash_table_unref);
+  g_clear_pointer (&self->input_values, g_hash_table_unref);
+  self->basis_values_generation = self->values_generation;
   self->basis = g_steal_pointer (&data->basis);
   self->session = g_steal_pointer (&data->session);
   self->plan_error = g_steal_pointer (&data->plan_error);

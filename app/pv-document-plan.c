@@ -27,6 +27,10 @@ retired_clear (Retired *r)
 typedef struct _PlanData {
   PvSessionBasis *base;      /* the document's basis */
   GHashTable *bounds;        /* the latest bounds, when they differ from the base's; else NULL */
+  GHashTable *input_values;  /* the latest input contents (a reference), when the base was inferred
+                                without them: the job infers again; else NULL */
+  gboolean reinfer;
+  guint values_generation;
   char *partition_text;
   PvStreamRegistry registry;
   gboolean plan_main;        /* FALSE: only the bodies, from @parent */
@@ -60,6 +64,7 @@ plan_data_free (PlanData *data)
   g_clear_pointer (&data->base, pv_session_basis_unref);
   g_clear_pointer (&data->basis, pv_session_basis_unref);
   g_clear_pointer (&data->bounds, g_hash_table_unref);
+  g_clear_pointer (&data->input_values, g_hash_table_unref);
   g_free (data->partition_text);
   g_clear_pointer (&data->paths, g_ptr_array_unref);
   g_clear_pointer (&data->timeline, pv_timeline_model_unref);
@@ -191,6 +196,31 @@ log_session (const PvSession *session, gint64 t0, gint64 t1)
            (g_get_monotonic_time () - t1) / 1000.0);
 }
 
+/* A basis inferred again with the job's input values (ORT's view, which
+ * no input value changes, is shared); symbols that appear with them are
+ * bound to 1, as loading binds them. */
+static PvSessionBasis *
+reinfer (PlanData *data)
+{
+  g_autoptr (GHashTable) bounds = _pv_document_bounds_copy (data->bounds ? data->bounds : data->base->bounds);
+  PvSessionBasisOptions options = { 0 };
+  g_autoptr (PvSessionBasis) fresh = NULL;
+
+  options.bounds = bounds;
+  options.input_values = data->input_values;
+  options.ort_shapes = data->base->ort_shapes;
+  options.include_graph_inputs = data->base->liveness->include_graph_inputs;
+  fresh = pv_session_basis_new (data->base->model, data->base->kernels, &options, data->cancellable, &data->error);
+  if (fresh == NULL || fresh->unbound_symbols[0] == NULL)
+    return g_steal_pointer (&fresh);
+  for (int i = 0; fresh->unbound_symbols[i]; i++)
+    {
+      gint64 one = 1;
+      g_hash_table_replace (bounds, g_strdup (fresh->unbound_symbols[i]), g_memdup2 (&one, sizeof one));
+    }
+  return pv_session_basis_new_with_bounds (fresh, bounds);
+}
+
 static void
 plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
@@ -207,8 +237,19 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   options.registry = data->registry;
   options.progress = report_stage;
   options.progress_data = data;
-  data->basis = data->bounds ? pv_session_basis_new_with_bounds (data->base, data->bounds)
-                             : pv_session_basis_ref (data->base);
+  data->basis = data->reinfer ? reinfer (data)
+               : data->bounds ? pv_session_basis_new_with_bounds (data->base, data->bounds)
+                              : pv_session_basis_ref (data->base);
+  if (data->basis == NULL)
+    {
+      /* The inference refused the input values: the plan is not made. */
+      g_mutex_lock (&data->lock);
+      data->done = TRUE;
+      g_cond_signal (&data->cond);
+      g_mutex_unlock (&data->lock);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
   if (data->plan_main)
     {
       data->session = pv_session_new_on_basis (data->basis, &options, data->cancellable, &data->error);
@@ -284,6 +325,27 @@ install_bodies (PvDocument *self, PlanData *data)
 
 static void start_job (PvDocument *self, gboolean plan_main);
 
+/* Input values can make symbols appear or vanish: the document's symbols
+ * and bounds follow the basis a job inferred (new ones bound to 1). */
+static void
+adopt_symbols (PvDocument *self)
+{
+  const char *const *symbols = (const char *const *) self->basis->symbols;
+
+  for (int i = 0; symbols[i]; i++)
+    if (!g_hash_table_contains (self->bounds, symbols[i]))
+      {
+        const gint64 *bound = g_hash_table_lookup (self->basis->bounds, symbols[i]);
+        gint64 one = 1;
+        g_hash_table_replace (self->bounds, g_strdup (symbols[i]), g_memdup2 (bound ? bound : &one, sizeof one));
+      }
+  if (g_strv_equal ((const char *const *) self->symbols, symbols))
+    return;
+  g_strfreev (self->symbols);
+  self->symbols = g_strdupv ((char **) symbols);
+  g_signal_emit (self, _pv_document_signals[PV_DOCUMENT_SIGNAL_SYMBOLS_CHANGED], 0);
+}
+
 /* Same symbols, same values. */
 static gboolean
 bounds_equal (GHashTable *a, GHashTable *b)
@@ -314,8 +376,15 @@ finish_plan (PvDocument *self, PlanData *data)
   if (current && !cancelled)
     {
       gint64 t0 = g_get_monotonic_time ();
-      g_clear_pointer (&self->basis, pv_session_basis_unref);
-      self->basis = g_steal_pointer (&data->basis);
+      /* (An inference that refused the input values leaves the basis.) */
+      if (data->basis)
+        {
+          g_clear_pointer (&self->basis, pv_session_basis_unref);
+          self->basis = g_steal_pointer (&data->basis);
+          if (data->reinfer)
+            self->basis_values_generation = data->values_generation;
+          adopt_symbols (self);
+        }
       if (data->plan_main)
         install_session (self, data);
       if (data->bodies_planned)
@@ -359,6 +428,13 @@ start_job (PvDocument *self, gboolean plan_main)
   data->base = pv_session_basis_ref (self->basis);
   if (!bounds_equal (self->bounds, self->basis->bounds))
     data->bounds = _pv_document_bounds_copy (self->bounds);
+  /* The basis was inferred with the input values of its generation. */
+  if (self->values_generation != self->basis_values_generation)
+    {
+      data->reinfer = TRUE;
+      data->input_values = self->input_values ? g_hash_table_ref (self->input_values) : NULL;
+      data->values_generation = self->values_generation;
+    }
   data->partition_text = g_strdup (self->partition_text);
   data->registry = self->registry;
   data->plan_main = plan_main || self->plan_session == NULL;

@@ -27,6 +27,13 @@ struct _PvDocument
   char *partition_text;
   char **symbols;            /* sorted, NULL-terminated */
   GHashTable *bounds;        /* symbol -> gint64*: the bounds of the latest inputs */
+  /* Known graph input contents (the Bounds popover): name -> text, and the
+   * tensors made of them, replaced (never changed) on each edit so that a
+   * job in flight keeps its own; NULL when none. */
+  GHashTable *input_texts;
+  GHashTable *input_values;
+  guint values_generation;   /* bumped by each change of input_values */
+  guint basis_values_generation; /* the one the basis was inferred with */
   PvSessionBasis *basis;     /* of the installed plan's bounds; re-plans share it */
   PvPlannerKind planner;
   PvStreamRegistry registry;
@@ -76,6 +83,7 @@ enum {
 
 enum {
   PV_DOCUMENT_SIGNAL_LOADED,
+  PV_DOCUMENT_SIGNAL_SYMBOLS_CHANGED,
   PV_DOCUMENT_SIGNAL_PLAN_CHANGED,
   PV_DOCUMENT_N_SIGNALS
 };

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "pv-input-values.h"
+
 G_DEFINE_FINAL_TYPE (PvDocument, pv_document, G_TYPE_OBJECT)
 
 GParamSpec *_pv_document_properties[PV_DOCUMENT_N_PROPS];
@@ -121,6 +123,8 @@ pv_document_finalize (GObject *object)
   g_clear_pointer (&self->partition_text, g_free);
   g_clear_pointer (&self->symbols, g_strfreev);
   g_clear_pointer (&self->bounds, g_hash_table_unref);
+  g_clear_pointer (&self->input_texts, g_hash_table_unref);
+  g_clear_pointer (&self->input_values, g_hash_table_unref);
   g_clear_pointer (&self->load_stage, g_free);
   g_clear_pointer (&self->plan_stage, g_free);
   G_OBJECT_CLASS (pv_document_parent_class)->finalize (object);
@@ -197,6 +201,11 @@ pv_document_class_init (PvDocumentClass *klass)
   /* A new model (and partition text) is in place; plan-changed follows. */
   _pv_document_signals[PV_DOCUMENT_SIGNAL_LOADED] =
     g_signal_new ("loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* pv_document_get_symbols() changed: input values made symbols appear
+   * or vanish. */
+  _pv_document_signals[PV_DOCUMENT_SIGNAL_SYMBOLS_CHANGED] =
+    g_signal_new ("symbols-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
   /* The session changed (and maybe the plan session and timeline). */
   _pv_document_signals[PV_DOCUMENT_SIGNAL_PLAN_CHANGED] =
     g_signal_new ("plan-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
@@ -405,6 +414,80 @@ pv_document_set_bound (PvDocument *self, const char *symbol, gint64 value)
    * bounds that shares the inference, maps and lifetimes. */
   g_hash_table_replace (self->bounds, g_strdup (symbol), g_memdup2 (&value, sizeof value));
   _pv_document_replan (self);
+}
+
+const char *
+pv_document_get_input_value (PvDocument *self, const char *input)
+{
+  g_return_val_if_fail (PV_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (input != NULL, NULL);
+
+  return self->input_texts ? g_hash_table_lookup (self->input_texts, input) : NULL;
+}
+
+/* Copies of the input tables (a job in flight keeps the old ones). */
+static void
+copy_input_tables (PvDocument *self, GHashTable **texts, GHashTable **values)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  *texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) pv_tensor_free);
+  if (self->input_texts == NULL)
+    return;
+  g_hash_table_iter_init (&iter, self->input_texts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_autoptr (PvTensor) tensor = pv_input_value_parse (self->model, key, value, NULL);
+      g_hash_table_insert (*texts, g_strdup (key), g_strdup (value));
+      if (tensor)
+        g_hash_table_insert (*values, g_strdup (key), g_steal_pointer (&tensor));
+    }
+}
+
+gboolean
+pv_document_set_input_value (PvDocument *self, const char *input, const char *text, GError **error)
+{
+  g_autoptr (PvTensor) tensor = NULL;
+  g_autoptr (GHashTable) texts = NULL;
+  g_autoptr (GHashTable) values = NULL;
+  g_autofree char *stripped = g_strstrip (g_strdup (text ? text : ""));
+
+  g_return_val_if_fail (PV_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (input != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->model == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "Open a model before giving input values");
+      return FALSE;
+    }
+  if (*stripped != '\0' && (tensor = pv_input_value_parse (self->model, input, stripped, error)) == NULL)
+    return FALSE;
+  if (g_strcmp0 (pv_document_get_input_value (self, input), *stripped ? stripped : NULL) == 0)
+    return TRUE;
+  copy_input_tables (self, &texts, &values);
+  if (tensor)
+    {
+      g_hash_table_replace (texts, g_strdup (input), g_strdup (stripped));
+      g_hash_table_replace (values, g_strdup (input), g_steal_pointer (&tensor));
+    }
+  else
+    {
+      g_hash_table_remove (texts, input);
+      g_hash_table_remove (values, input);
+    }
+  g_clear_pointer (&self->input_texts, g_hash_table_unref);
+  g_clear_pointer (&self->input_values, g_hash_table_unref);
+  if (g_hash_table_size (texts) > 0)
+    {
+      self->input_texts = g_steal_pointer (&texts);
+      self->input_values = g_steal_pointer (&values);
+    }
+  self->values_generation++;
+  _pv_document_replan (self);
+  return TRUE;
 }
 
 const PvSession *

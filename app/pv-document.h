@@ -93,6 +93,17 @@ void                 pv_document_set_bound               (PvDocument           *
                                                           const char           *symbol,
                                                           gint64                value);
 
+/* Known contents of graph input @input as text ("16000", "1,2"), NULL when
+ * unknown. Setting one (NULL or "" forgets it) re-plans with shapes that
+ * fold what depends on it (an If on a sample rate); FALSE with @error when
+ * @text does not fit the input (nothing changes then). */
+const char          *pv_document_get_input_value         (PvDocument           *self,
+                                                          const char           *input);
+gboolean             pv_document_set_input_value         (PvDocument           *self,
+                                                          const char           *input,
+                                                          const char           *text,
+                                                          GError              **error);
+
 /* The session of the latest inputs (NULL if it could not be made: then
  * pv_document_get_plan_error() says why). */
 const PvSession     *pv_document_get_session             (PvDocument           *self);

@@ -44,6 +44,7 @@ struct _PvWindow
   GtkDropDown *registry_dropdown;
   GtkMenuButton *bounds_button;
   GtkGrid *bounds_grid;
+  GtkGrid *inputs_grid;      /* scalar graph inputs' values (If conditions) */
   GtkLabel *bounds_hint;
   GtkMenuButton *export_button;
   GtkRevealer *error_revealer;

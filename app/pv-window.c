@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pv-app-state.h"
+#include "pv-element-type.h"
 #include "pv-recent.h"
 
 G_DEFINE_FINAL_TYPE (PvWindow, pv_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -82,7 +83,69 @@ bound_changed_cb (PvWindow *self, GtkSpinButton *spin)
 }
 
 static void
-rebuild_bounds (PvWindow *self)
+input_value_changed_cb (PvWindow *self, GtkEditable *entry)
+{
+  const char *input = g_object_get_data (G_OBJECT (entry), "pv-input");
+  g_autoptr (GError) error = NULL;
+
+  if (self->updating_controls || input == NULL)
+    return;
+  if (pv_document_set_input_value (self->document, input, gtk_editable_get_text (entry), &error))
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (entry), NULL);
+    }
+  else
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error->message);
+    }
+}
+
+/* Rows for the scalar graph inputs, whose value an If may test. */
+static int
+rebuild_inputs (PvWindow *self)
+{
+  const PvModel *model = pv_document_get_model (self->document);
+  const PvGraph *g = model ? model->graph : NULL;
+  GtkWidget *child;
+  int row = 0;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->inputs_grid))))
+    gtk_grid_remove (self->inputs_grid, child);
+
+  for (int i = 0; g && i < g->n_inputs; i++)
+    {
+      const PvValue *v = &g->values[g->inputs[i]];
+      const char *text = pv_document_get_input_value (self->document, v->name);
+      GtkWidget *label, *entry;
+      g_autofree char *what = NULL;
+
+      if ((v->flags & PV_VALUE_INITIALIZER) || v->type.kind != PV_TYPE_TENSOR || v->type.rank != 0
+          || v->type.elem_type == PV_ELEM_STRING || v->type.elem_type == 0)
+        continue;
+      what = g_strdup_printf ("%s (value)", v->name);
+      label = gtk_label_new (what);
+      entry = gtk_entry_new ();
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "monospace");
+      gtk_editable_set_text (GTK_EDITABLE (entry), text ? text : "");
+      gtk_editable_set_width_chars (GTK_EDITABLE (entry), 7);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (entry), "unknown");
+      g_object_set_data_full (G_OBJECT (entry), "pv-input", g_strdup (v->name), g_free);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, what, -1);
+      g_signal_connect_object (entry, "changed", G_CALLBACK (input_value_changed_cb), self, G_CONNECT_SWAPPED);
+      gtk_grid_attach (self->inputs_grid, label, 0, row, 1, 1);
+      gtk_grid_attach (self->inputs_grid, entry, 1, row, 1, 1);
+      row++;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->inputs_grid), row > 0);
+  return row;
+}
+
+/* The symbolic dims' rows (the input rows stay, so typing goes on). */
+static int
+rebuild_symbols (PvWindow *self)
 {
   const char *const *symbols = pv_document_get_symbols (self->document);
   GtkWidget *child;
@@ -111,9 +174,33 @@ rebuild_bounds (PvWindow *self)
       row++;
     }
   gtk_widget_set_visible (GTK_WIDGET (self->bounds_grid), row > 0);
+  return row;
+}
+
+static void
+update_bounds_hint (PvWindow *self, int n_dims, int n_inputs)
+{
   gtk_label_set_text (self->bounds_hint,
-                      row > 0 ? "Sizes are planned with these values. Changing one re-plans."
-                              : "Every size in this model is known: it has no symbolic dims to bound.");
+                      n_inputs > 0 ? "Sizes are planned with these values; a scalar input's value lets an If that "
+                                     "tests it take its branch. Changing one re-plans."
+                      : n_dims > 0 ? "Sizes are planned with these values. Changing one re-plans."
+                                   : "Every size in this model is known: it has no symbolic dims to bound.");
+}
+
+static void
+rebuild_bounds (PvWindow *self)
+{
+  int n_dims = rebuild_symbols (self);
+  update_bounds_hint (self, n_dims, rebuild_inputs (self));
+}
+
+static void
+document_symbols_changed_cb (PvWindow *self, PvDocument *document)
+{
+  int n_inputs = 0;
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->inputs_grid)); c; c = gtk_widget_get_next_sibling (c))
+    n_inputs += GTK_IS_ENTRY (c);
+  update_bounds_hint (self, rebuild_symbols (self), n_inputs);
 }
 
 /* Spin buttons follow bounds set elsewhere (the API, tests). */
@@ -632,6 +719,7 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PvWindow, registry_dropdown);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, bounds_button);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, bounds_grid);
+  gtk_widget_class_bind_template_child (widget_class, PvWindow, inputs_grid);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, bounds_hint);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, error_revealer);
@@ -692,6 +780,8 @@ pv_window_init (PvWindow *self)
   g_signal_connect_object (self->document, "notify::load-stage", G_CALLBACK (document_load_stage_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->document, "loaded", G_CALLBACK (document_loaded_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "symbols-changed", G_CALLBACK (document_symbols_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (self->document, "plan-changed", G_CALLBACK (document_plan_changed_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->document, "notify::title", G_CALLBACK (document_title_cb), self,

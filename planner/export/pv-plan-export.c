@@ -131,8 +131,12 @@ ort_nodes_json (cJSON *root, const PvSession *s)
       const PvNode *node = &g->nodes[n];
       cJSON *item = cJSON_CreateObject ();
       cJSON *outputs = cJSON_AddArrayToObject (item, "outputs");
-      cJSON_AddNumberToObject (item, "index", n);
+      cJSON_AddNumberToObject (item, "index", node->ort_index);
+      g_autofree char *profile_name = node->name_generated ? g_strdup_printf ("%s_%d", node->op_type, node->ort_index)
+                                                           : NULL;
       cJSON_AddStringToObject (item, "name", node->name);
+      /* ORT's profiler calls an unnamed node <OpType>_<NodeIndex>. */
+      cJSON_AddStringToObject (item, "profile_name", profile_name ? profile_name : node->name);
       cJSON_AddStringToObject (item, "op", node->op_type);
       cJSON_AddNumberToObject (item, "stream", s->ort->node_stream[n]);
       for (int k = 0; k < node->n_outputs; k++)
@@ -182,6 +186,43 @@ ort_arena_json (const PvSession *s)
   return root;
 }
 
+/* A value with no elements (a Slice to nothing): 0 bytes, not unknown. */
+static gboolean
+known_empty (const PvSession *s, int value)
+{
+  const PvValueShape *shape = s->shapes ? pv_shape_info_get (s->shapes, s->graph, value) : NULL;
+  gint64 bytes;
+
+  return shape && shape->bytes && pv_dim_is_const (shape->bytes, &bytes) && bytes == 0;
+}
+
+/* ORT's view of a value's shape (pv-ort-shapes.h): dims as numbers
+ * (dim_value), strings (dim_param) or null (neither), null without a shape;
+ * and why it falls short of planviz's, when it does. */
+static void
+ort_shape_json (cJSON *item, const PvSession *s, int value)
+{
+  const PvOrtValueType *type = pv_ort_shapes_get (s->ort_shapes, s->graph, value);
+  g_autofree char *note = pv_ort_shapes_explain (s->ort_shapes, type, pv_shape_info_get (s->shapes, s->graph, value));
+  cJSON *dims;
+
+  if (type->rank < 0)
+    cJSON_AddNullToObject (item, "ort_shape");
+  else
+    {
+      dims = cJSON_AddArrayToObject (item, "ort_shape");
+      for (int d = 0; d < type->rank; d++)
+        if (type->dims[d].kind == PV_ORT_DIM_VALUE)
+          cJSON_AddItemToArray (dims, cJSON_CreateNumber ((double) type->dims[d].value));
+        else if (type->dims[d].kind == PV_ORT_DIM_PARAM)
+          cJSON_AddItemToArray (dims, cJSON_CreateString (type->dims[d].param));
+        else
+          cJSON_AddItemToArray (dims, cJSON_CreateNull ());
+    }
+  if (note)
+    cJSON_AddStringToObject (item, "ort_shape_note", note);
+}
+
 /* ONNX Runtime's plan: values by OrtValue index, streams and steps, the
  * deallocation plan (issue #4's schema). */
 static void
@@ -209,9 +250,12 @@ ort_plan_json (cJSON *root, const PvSession *s)
       cJSON_AddStringToObject (item, "location", device);
       if (s->value_bytes && s->value_bytes[vp->value])
         cJSON_AddNumberToObject (item, "bytes", (double) s->value_bytes[vp->value]);
+      else if (known_empty (s, vp->value))
+        cJSON_AddNumberToObject (item, "bytes", 0);
       else
         cJSON_AddNullToObject (item, "bytes");
       add_live_steps (item, s, vp->value);
+      ort_shape_json (item, s, vp->value);
       cJSON_AddItemToArray (values, item);
     }
   for (int st = 0; st < plan->n_streams; st++)

@@ -23,6 +23,14 @@ attribute_clear (PvAttribute *attr)
 }
 
 void
+pv_node_clear_attrs (PvNode *node)
+{
+  for (int a = 0; a < node->n_attrs; a++)
+    attribute_clear (&node->attrs[a]);
+  node->n_attrs = 0;
+}
+
+void
 pv_graph_free (PvGraph *graph)
 {
   if (graph == NULL)
@@ -54,6 +62,51 @@ pv_graph_free (PvGraph *graph)
     g_string_chunk_free (graph->strings);
   g_clear_pointer (&graph->arena, pv_bump_alloc_free);
   g_free (graph);
+}
+
+/* Consumers of every value as CSR: distinct nodes, ascending ids. */
+void
+pv_graph_build_consumers (PvGraph *graph)
+{
+  g_autofree int *last_node = g_new (int, MAX (graph->n_values, 1));
+  guint total = 0, *fill;
+
+  g_clear_pointer (&graph->consumer_ids, g_free);
+
+  for (int v = 0; v < graph->n_values; v++)
+    last_node[v] = -1;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (int v = 0; v < graph->n_values; v++)
+        last_node[v] = -1;
+      for (int n = 0; n < graph->n_nodes; n++)
+        {
+          const PvNode *node = &graph->nodes[n];
+          for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
+            {
+              int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
+              if (v < 0 || last_node[v] == n)
+                continue;
+              last_node[v] = n;
+              if (pass == 0)
+                graph->values[v].n_consumers++;
+              else
+                graph->consumer_ids[graph->values[v].consumers_start + graph->values[v].n_consumers++] = (guint) n;
+            }
+        }
+      if (pass == 0)
+        {
+          for (int v = 0; v < graph->n_values; v++)
+            {
+              graph->values[v].consumers_start = total;
+              total += graph->values[v].n_consumers;
+              graph->values[v].n_consumers = 0;
+            }
+          graph->consumer_ids = g_new (guint, MAX (total, 1));
+        }
+    }
+  fill = NULL;
+  (void) fill;
 }
 
 int

@@ -119,6 +119,9 @@ typedef struct {
   PvGraph **subgraphs;  /* every graph attribute, in attribute order (owned by attrs) */
   int n_subgraphs;
   int order_position;   /* position in PvGraph.order */
+  /* ORT's NodeIndex: the id, unless session-time rewrites removed nodes
+   * before this one (ORT leaves the holes; pv-ort-graph-rewrite.h). */
+  int ort_index;
   /* Set on nodes that stand for an inlined function call, as ORT inlines
    * ops its CPU provider has no kernel for: the original op ("CastLike"),
    * and the value whose element type the node takes (CastLike's
@@ -187,10 +190,17 @@ int pv_graph_find_value (const PvGraph *graph, const char *name);
 /* Node id for an ORT node name, or -1. */
 int pv_graph_find_node (const PvGraph *graph, const char *name);
 
+/* Fills every value's consumers (distinct node ids, ascending, as CSR in
+ * graph->consumer_ids) from the nodes' inputs and implicit inputs. */
+void pv_graph_build_consumers (PvGraph *graph);
+
 /* The consumers of @value_id (distinct node ids, ascending). */
 const guint *pv_graph_value_consumers (const PvGraph *graph, int value_id, guint *n_out);
 
 const PvAttribute *pv_node_find_attr (const PvNode *node, const char *name);
+/* Frees what @node's attributes hold (their arrays live in the graph's
+ * arena), for a node taken out of its graph. */
+void pv_node_clear_attrs (PvNode *node);
 
 /* Nesting depth of the deepest subgraph below @graph (0: no subgraphs). */
 int pv_graph_max_depth (const PvGraph *graph);

@@ -150,7 +150,7 @@ cached (PvKernelAdapter *adapter, const NodeKey *key, const PvNode *node)
 }
 
 const PvKernelBehaviour *
-pv_kernel_adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *node)
+pv_kernel_adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *node, int input_elem_type)
 {
   PvKernelAdapter *adapter = data;
   NodeKey key = { node->domain, node->op_type, node->opset, ANY_TYPE };
@@ -159,6 +159,7 @@ pv_kernel_adapter_lookup (gpointer data, const PvGraph *graph, const PvNode *nod
   /* Most ops behave alike for every type: only the others read it. */
   if (b != &per_type)
     return b;
-  key.elem_type = node->n_inputs > 0 && node->inputs[0] >= 0 ? graph->values[node->inputs[0]].type.elem_type : NO_INPUT;
+  (void) graph;
+  key.elem_type = input_elem_type < 0 ? NO_INPUT : input_elem_type;
   return cached (adapter, &key, node);
 }

@@ -18,6 +18,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvKernelAdapter, pv_kernel_adapter_free)
 
 /* A PvKernelLookup; @user_data is the adapter. Never NULL: a node without a
  * table entry behaves like a CPU kernel that declares nothing. */
-const PvKernelBehaviour *pv_kernel_adapter_lookup (gpointer user_data, const PvGraph *graph, const PvNode *node);
+const PvKernelBehaviour *pv_kernel_adapter_lookup (gpointer user_data, const PvGraph *graph, const PvNode *node,
+                                                   int input_elem_type);
 
 G_END_DECLS

@@ -39,6 +39,7 @@ struct _GraphBuild {
   int n_nodes;
   GHashTable *value_types; /* name -> const Onnx__TypeProto * */
   GArray *node_protos;     /* proto index of each node id, in ORT's NodeIndex order */
+  GArray *node_indices;    /* ORT's NodeIndex of each node id (int) */
 };
 
 static const char *
@@ -109,7 +110,9 @@ type_from_shape (Loader *ld, PvBumpAlloc *arena, PvType *type, const Onnx__Tenso
     {
       const Onnx__TensorShapeProto__Dimension *d = shape->dim[i];
       PvDim *dim = &type->dims[i];
-      if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+      /* A negative dim_value says nothing: ORT's NodeArg drops it
+       * (RemoveInvalidValues), as it drops an empty dim_param. */
+      if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d->dim_value >= 0)
         {
           dim->kind = PV_DIM_VALUE;
           dim->value = d->dim_value;
@@ -478,18 +481,29 @@ is_inlined_cast_like (const Onnx__NodeProto *np)
 }
 
 /* Node ids in ORT's NodeIndex order: kept nodes in model order, then the
- * nodes of inlined function bodies in the order they were inlined. */
+ * nodes of inlined function bodies in the order they were inlined. ORT
+ * numbers the call nodes before it inlines them: their NodeIndex values
+ * stay unused, and the bodies' nodes come after all of them. */
 static void
 plan_node_order (GraphBuild *gb, const Onnx__GraphProto *gp)
 {
+  int next = 0;
+
   gb->node_protos = g_array_new (FALSE, FALSE, sizeof (int));
+  gb->node_indices = g_array_new (FALSE, FALSE, sizeof (int));
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < gp->n_node; i++)
       {
         int index = (int) i;
-        if (is_dropped_node (gp->node[i]) || is_inlined_cast_like (gp->node[i]) != (pass == 1))
+        if (is_dropped_node (gp->node[i]))
+          continue;
+        if (pass == 0 && is_inlined_cast_like (gp->node[i]))
+          next++;
+        if (is_inlined_cast_like (gp->node[i]) != (pass == 1))
           continue;
         g_array_append_val (gb->node_protos, index);
+        g_array_append_val (gb->node_indices, next);
+        next++;
       }
 }
 
@@ -604,6 +618,7 @@ add_nodes (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       int node_id = gb->n_nodes;
 
       node.type_source = -1;
+      node.ort_index = g_array_index (gb->node_indices, int, node_id);
       if (is_inlined_cast_like (np))
         {
           node.inlined_from = intern (gb->ld, "CastLike");
@@ -775,49 +790,6 @@ add_graph_outputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
   return TRUE;
 }
 
-/* Consumers of every value as CSR: distinct nodes, ascending ids. */
-static void
-build_consumers (PvGraph *graph)
-{
-  g_autofree int *last_node = g_new (int, MAX (graph->n_values, 1));
-  guint total = 0, *fill;
-
-  for (int v = 0; v < graph->n_values; v++)
-    last_node[v] = -1;
-  for (int pass = 0; pass < 2; pass++)
-    {
-      for (int v = 0; v < graph->n_values; v++)
-        last_node[v] = -1;
-      for (int n = 0; n < graph->n_nodes; n++)
-        {
-          const PvNode *node = &graph->nodes[n];
-          for (int k = 0; k < node->n_inputs + node->n_implicit_inputs; k++)
-            {
-              int v = k < node->n_inputs ? node->inputs[k] : node->implicit_inputs[k - node->n_inputs];
-              if (v < 0 || last_node[v] == n)
-                continue;
-              last_node[v] = n;
-              if (pass == 0)
-                graph->values[v].n_consumers++;
-              else
-                graph->consumer_ids[graph->values[v].consumers_start + graph->values[v].n_consumers++] = (guint) n;
-            }
-        }
-      if (pass == 0)
-        {
-          for (int v = 0; v < graph->n_values; v++)
-            {
-              graph->values[v].consumers_start = total;
-              total += graph->values[v].n_consumers;
-              graph->values[v].n_consumers = 0;
-            }
-          graph->consumer_ids = g_new (guint, MAX (total, 1));
-        }
-    }
-  fill = NULL;
-  (void) fill;
-}
-
 static PvGraph *
 convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int parent_node, const char *attr_name,
                GError **error)
@@ -872,6 +844,7 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
   graph->nodes = gb.nodes;
   g_hash_table_unref (gb.value_types);
   g_array_unref (gb.node_protos);
+  g_array_unref (gb.node_indices);
   if (!ok)
     return NULL;
 
@@ -879,7 +852,7 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
     for (int k = 0; k < graph->nodes[s].n_subgraphs; k++)
       graph->nodes[s].subgraphs[k]->parent = graph;
 
-  build_consumers (graph);
+  pv_graph_build_consumers (graph);
   if (!pv_graph_finish_order (graph, error))
     {
       g_autofree char *context = graph_context (&gb);

@@ -12,6 +12,7 @@ pv_model_free (PvModel *model)
   g_free (model->opsets);
   g_strfreev (model->metadata_keys);
   g_strfreev (model->metadata_values);
+  g_strfreev (model->session_rewrites);
   /* The graph owns the string chunk the opset domains live in: free it last. */
   pv_graph_free (model->graph);
   g_free (model);

@@ -31,6 +31,10 @@ typedef struct {
   char **metadata_values;
   int n_functions;      /* model-local FunctionProtos (kept as opaque calls) */
   int n_constant_nodes; /* Constant nodes ORT turns into initializers, all graphs */
+  /* What ORT's session initialisation changes in the graph before it plans
+   * (pv-ort-graph-rewrite.h), one line each, NULL-terminated; NULL when
+   * nothing (or the rewrite has not run). */
+  char **session_rewrites;
   PvGraph *graph;
 } PvModel;
 

@@ -12,7 +12,6 @@ G_BEGIN_DECLS
 /* What the reuse stages read besides the plan. */
 typedef struct {
   const PvGraph *graph;
-  const PvShapeInfo *shapes;                /* may be NULL */
   const PvKernelBehaviour *const *kernels;  /* per node id, never NULL */
   const PvOrtGraphView *view;
   const PvNode *parent_node;                /* the node owning a subgraph, NULL for the main graph */

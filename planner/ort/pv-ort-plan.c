@@ -94,7 +94,7 @@ int_in (const int *list, int n, int x)
 typedef struct {
   PvOrtPlan *plan;
   const PvGraph *graph;
-  const PvShapeInfo *shapes;
+  const PvOrtShapes *shapes;
   PvKernelLookup lookup;
   gpointer lookup_data;
   const PvKernelBehaviour **kernels;  /* per node id; NULL: no kernel */
@@ -109,7 +109,9 @@ static const PvKernelBehaviour empty_behaviour = { 0 };
 static const PvKernelBehaviour *
 lookup_kernel (const Planner *p, const PvGraph *graph, const PvNode *node)
 {
-  return p->lookup ? p->lookup (p->lookup_data, graph, node) : &empty_behaviour;
+  int elem = node->n_inputs > 0 && node->inputs[0] >= 0
+             ? pv_ort_shapes_get (p->shapes, graph, node->inputs[0])->elem_type : -1;
+  return p->lookup ? p->lookup (p->lookup_data, graph, node, elem) : &empty_behaviour;
 }
 
 /* GetInputsIncludingInitializers(): graph.input, plus Constant-made
@@ -480,7 +482,7 @@ plan_inputs_and_weights (Planner *p)
 
 struct _PvOrtPlanBasis {
   const PvGraph *graph;
-  const PvShapeInfo *shapes;
+  const PvOrtShapes *shapes;
   PvKernelLookup lookup;
   gpointer lookup_data;
   PvOrtGraphView view;
@@ -490,10 +492,10 @@ struct _PvOrtPlanBasis {
 };
 
 PvOrtPlanBasis *
-pv_ort_plan_basis_new (const PvGraph *graph, const PvShapeInfo *shapes, PvKernelLookup lookup, gpointer lookup_data)
+pv_ort_plan_basis_new (const PvGraph *graph, const PvOrtShapes *shapes, PvKernelLookup lookup, gpointer lookup_data)
 {
   PvOrtPlanBasis *basis;
-  Planner p = { .graph = graph, .lookup = lookup, .lookup_data = lookup_data };
+  Planner p = { .graph = graph, .shapes = shapes, .lookup = lookup, .lookup_data = lookup_data };
 
   g_return_val_if_fail (graph != NULL && graph->node_io_at != NULL, NULL);  /* pv_graph_finish_order() ran */
   basis = g_new0 (PvOrtPlanBasis, 1);
@@ -556,7 +558,6 @@ run_planner (Planner *p, const PvOrtPlanBasis *basis, const PvStreamPartition *p
   pv_ort_build_execution_plan (plan, &basis->view, registry);
 
   ctx.graph = graph;
-  ctx.shapes = basis->shapes;
   ctx.kernels = basis->kernels;
   ctx.view = &basis->view;
   ctx.parent_node = p->parent_node;
@@ -584,7 +585,7 @@ pv_ort_plan_new_on_basis (const PvOrtPlanBasis *basis, const PvStreamPartition *
 }
 
 PvOrtPlan *
-pv_ort_plan_new (const PvGraph *graph, const PvShapeInfo *shapes, const PvStreamPartition *partition,
+pv_ort_plan_new (const PvGraph *graph, const PvOrtShapes *shapes, const PvStreamPartition *partition,
                  PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data, GError **error)
 {
   Planner p = { 0 };
@@ -598,7 +599,7 @@ pv_ort_plan_new (const PvGraph *graph, const PvShapeInfo *shapes, const PvStream
 }
 
 PvOrtPlan *
-pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvShapeInfo *shapes, const PvOrtPlan *parent_plan,
+pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvOrtShapes *shapes, const PvOrtPlan *parent_plan,
                           PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data, GError **error)
 {
   Planner p = { 0 };
@@ -659,7 +660,7 @@ append_step (GString *out, const PvOrtPlan *plan, const PvOrtStep *step)
       g_string_append_printf (out, "WaitOnEP - NotificationId: %d", step->id);
       break;
     case PV_ORT_STEP_LAUNCH_KERNEL:
-      g_string_append_printf (out, "LaunchKernel - NodeIndex: %d, Name: %s", step->id,
+      g_string_append_printf (out, "LaunchKernel - NodeIndex: %d, Name: %s", plan->graph->nodes[step->id].ort_index,
                               plan->graph->nodes[step->id].name);
       break;
     case PV_ORT_STEP_ACTIVATE_NOTIFICATION:

@@ -16,16 +16,13 @@
  *   - ORT's plan printer text ("Allocation Plan:" / "Execution Plan:").
  *
  * Plain records in, plain records out: the planner reads a PvGraph, its
- * PvShapeInfo, a partition and a kernel lookup, and never changes them.
+ * shapes as ORT sees them (PvOrtShapes), a partition and a kernel lookup,
+ * and never changes them.
  *
- * Where planviz has to approximate ORT's view (see pv-ort-allocation-plan.c):
- *   - shapes: ORT compares TensorShapeProto dims. A PvShapeInfo dim maps to
- *     dim_value when constant, to dim_param when it is exactly one symbol
- *     that some graph input states as a dim_param (the main graph's, or the
- *     planned graph's and its ancestors'), and to an empty dim otherwise
- *     (expressions, generated symbols such as nonzero_0 or input:1: ONNX's
- *     own inference leaves such dims empty). Graph inputs and initializers
- *     keep the shape the model states for them. Unknown rank: no shape.
+ * Shapes are ORT's own view (pv-ort-shapes.h): the TensorShapeProto each
+ * value holds after Graph::Resolve, not planviz's stronger inference.
+ *
+ * Where planviz has to approximate ORT:
  *   - the multi-stream reuse pass iterates absl hash containers (seeded per
  *     process in ORT) and a std::map keyed by NodeArg heap addresses; planviz
  *     uses ascending node ids and ascending OrtValue indices there.
@@ -36,7 +33,7 @@
 
 #include "pv-error.h"
 #include "pv-graph.h"
-#include "pv-shape-inference.h"
+#include "pv-ort-shapes.h"
 
 G_BEGIN_DECLS
 
@@ -66,8 +63,11 @@ typedef struct {
  * ComputeValueLocation ("Should not have entry in kernel create info with
  * nullptr for kernel_def"), and so does the planner. Called for the nodes of
  * the planned graph and of every subgraph below it (initializer locations
- * look into subgraphs). */
-typedef const PvKernelBehaviour *(*PvKernelLookup) (gpointer user_data, const PvGraph *graph, const PvNode *node);
+ * look into subgraphs). @input_elem_type is the element type of input 0 as
+ * ORT holds it (its NodeArg after Resolve; 0 when unknown, -1 without an
+ * input): kernels may differ per type (Softmax is MayInplace for float only). */
+typedef const PvKernelBehaviour *(*PvKernelLookup) (gpointer user_data, const PvGraph *graph, const PvNode *node,
+                                                    int input_elem_type);
 
 /* What DeviceBasedPartitioner produced for the main graph. */
 typedef struct {
@@ -234,13 +234,13 @@ typedef struct {
   char **notes;
 } PvOrtPlan;
 
-/* Plans the main graph. @shapes may be NULL (every shape unknown).
+/* Plans the main graph. @shapes (ORT's view) may be NULL (every shape unknown).
  * @partition NULL: ORT's default partition for a CPU-only session, one CPU
  * stream with every node. @lookup NULL: every node has an empty behaviour.
  * Fails with PV_ORT_PLAN_ERROR when ORT would fail (or crash) creating the
  * session: a stream without nodes, a stream mixing devices, a node without
  * kernel, ExternalOutputs on a non-tensor output. */
-PvOrtPlan *pv_ort_plan_new (const PvGraph *graph, const PvShapeInfo *shapes, const PvStreamPartition *partition,
+PvOrtPlan *pv_ort_plan_new (const PvGraph *graph, const PvOrtShapes *shapes, const PvStreamPartition *partition,
                             PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data, GError **error);
 
 /* Plans a subgraph (If/Loop/Scan body) as ORT plans it: on its own, with the
@@ -248,7 +248,7 @@ PvOrtPlan *pv_ort_plan_new (const PvGraph *graph, const PvShapeInfo *shapes, con
  * owns the subgraph; outer-scope values are kPreExisting, their locations come
  * from @parent_plan (the plan of subgraph->parent), and the Loop-body
  * Identity kShare rule applies. */
-PvOrtPlan *pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvShapeInfo *shapes, const PvOrtPlan *parent_plan,
+PvOrtPlan *pv_ort_plan_new_subgraph (const PvGraph *subgraph, const PvOrtShapes *shapes, const PvOrtPlan *parent_plan,
                                      PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data,
                                      GError **error);
 
@@ -262,7 +262,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlan, pv_ort_plan_free)
  * another thread: the plans made on it call @lookup again for subgraph
  * nodes, from their own). */
 typedef struct _PvOrtPlanBasis PvOrtPlanBasis;
-PvOrtPlanBasis *pv_ort_plan_basis_new (const PvGraph *graph, const PvShapeInfo *shapes, PvKernelLookup lookup,
+PvOrtPlanBasis *pv_ort_plan_basis_new (const PvGraph *graph, const PvOrtShapes *shapes, PvKernelLookup lookup,
                                        gpointer lookup_data);
 void pv_ort_plan_basis_free (PvOrtPlanBasis *basis);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlanBasis, pv_ort_plan_basis_free)

@@ -1,14 +1,14 @@
-/* pv-ort-shape-classes.h: ORT's view of each value's type and shape, as the
- * planner's SameSize() sees it. Internal to the ORT planner.
+/* pv-ort-shape-classes.h: ORT's view of each value's type and shape
+ * (pv-ort-shapes.h), as the planner's SameSize() sees it. Internal to the
+ * ORT planner.
  *
  * ORT compares TensorShapeProtos dim by dim every time it asks SameSize().
  * Equal-size values form classes (same element size, same dims), so planviz
- * gives each value a class number once per plan and compares numbers; see
- * pv-ort-plan.h for how PvShapeInfo dims map onto dim_value / dim_param. */
+ * gives each value a class number once per plan and compares numbers. */
 #pragma once
 
 #include "pv-graph.h"
-#include "pv-shape-inference.h"
+#include "pv-ort-shapes.h"
 
 G_BEGIN_DECLS
 
@@ -31,7 +31,7 @@ typedef struct {
 /* One entry per OrtValue index of @graph (graph->n_ort_values); @shapes may
  * be NULL (every shape unknown). *@n_classes_out gets the number of size
  * classes. Free with g_free(). */
-PvOrtShapeClass *pv_ort_shape_classes_new (const PvGraph *graph, const PvShapeInfo *shapes, int *n_classes_out);
+PvOrtShapeClass *pv_ort_shape_classes_new (const PvGraph *graph, const PvOrtShapes *shapes, int *n_classes_out);
 
 /* SameSize() of two values. */
 static inline gboolean

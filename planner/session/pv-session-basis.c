@@ -9,6 +9,7 @@
 typedef struct _PvBasisMaps {
   gint ref_count;
   PvShapeInfo *shapes;
+  PvOrtShapes *ort_shapes;
   PvKernelAdapter *adapter;  /* the ORT plan basis's lookup: lives as long as it */
   PvOrtPlanBasis *ort;
   int *view_source;
@@ -25,6 +26,7 @@ maps_unref (PvBasisMaps *maps)
   pv_ort_plan_basis_free (maps->ort);
   pv_kernel_adapter_free (maps->adapter);
   pv_shape_info_free (maps->shapes);
+  pv_ort_shapes_unref (maps->ort_shapes);
   g_free (maps->view_source);
   g_free (maps->view_root);
   g_free (maps->inplace_source);
@@ -59,6 +61,7 @@ pv_session_basis_unref (PvSessionBasis *basis)
   g_hash_table_unref (basis->bounds);
   g_free (basis->size_kind);
   g_free (basis->value_bytes);
+  g_strfreev (basis->symbols);
   g_strfreev (basis->unbound_symbols);
   g_free (basis);
 }
@@ -94,8 +97,8 @@ compare_strings (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(char *const *) a, *(char *const *) b);
 }
 
-/* Every value's size under the basis's bounds, and the symbols the
- * owners of unknown size mention that the bounds lack. */
+/* Every value's size under the basis's bounds, the symbols owners' sizes
+ * mention, and those of them the bounds lack. */
 static void
 fill_sizes (PvSessionBasis *basis)
 {
@@ -103,7 +106,7 @@ fill_sizes (PvSessionBasis *basis)
   PvShapeSizes sizes = { basis->shapes, g, basis->bounds };
   const PvLiveness *live = basis->liveness;
   g_autoptr (GHashTable) symbols = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *unbound = g_ptr_array_new ();
+  GPtrArray *unbound = g_ptr_array_new (), *all = g_ptr_array_new ();
   GHashTableIter iter;
   gpointer key;
 
@@ -112,12 +115,18 @@ fill_sizes (PvSessionBasis *basis)
   for (int v = 0; v < g->n_values; v++)
     basis->size_kind[v] = pv_shape_sizes_oracle (&sizes, v, &basis->value_bytes[v]);
   for (int i = 0; i < live->n_owners; i++)
-    if (basis->size_kind[live->owners[i]] == PV_SIZE_UNKNOWN)
+    if (basis->size_kind[live->owners[i]] != PV_SIZE_NONE)
       pv_dim_collect_symbols (pv_shape_info_get (basis->shapes, g, live->owners[i])->bytes, symbols);
   g_hash_table_iter_init (&iter, symbols);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (!g_hash_table_contains (basis->bounds, key))
-      g_ptr_array_add (unbound, g_strdup (key));
+    {
+      g_ptr_array_add (all, g_strdup (key));
+      if (!g_hash_table_contains (basis->bounds, key))
+        g_ptr_array_add (unbound, g_strdup (key));
+    }
+  g_ptr_array_sort (all, compare_strings);
+  g_ptr_array_add (all, NULL);
+  basis->symbols = (char **) g_ptr_array_free (all, FALSE);
   g_ptr_array_sort (unbound, compare_strings);
   g_ptr_array_add (unbound, NULL);
   basis->unbound_symbols = (char **) g_ptr_array_free (unbound, FALSE);
@@ -135,6 +144,7 @@ basis_new (const PvModel *model, const PvKernelTable *kernels, const PvGraph *gr
   basis->kernels = kernels;
   basis->graph = graph;
   basis->shapes = maps->shapes;
+  basis->ort_shapes = maps->ort_shapes;
   basis->bounds = bounds_copy (bounds);
   basis->view_source = maps->view_source;
   basis->view_root = maps->view_root;
@@ -156,15 +166,15 @@ make_ort_basis (gpointer data)
 {
   OrtBasisJob *job = data;
 
-  job->maps->ort = pv_ort_plan_basis_new (job->graph, job->maps->shapes, pv_kernel_adapter_lookup,
+  job->maps->ort = pv_ort_plan_basis_new (job->graph, job->maps->ort_shapes, pv_kernel_adapter_lookup,
                                           job->maps->adapter);
   return NULL;
 }
 
 /* The maps of @graph; @with_ort: the ORT plan basis too (main graphs). */
 static PvBasisMaps *
-maps_new (const PvKernelTable *kernels, const PvGraph *graph, PvShapeInfo *shapes, gboolean include_graph_inputs,
-          gboolean with_ort)
+maps_new (const PvKernelTable *kernels, const PvGraph *graph, PvShapeInfo *shapes, PvOrtShapes *ort_shapes,
+          gboolean include_graph_inputs, gboolean with_ort)
 {
   PvBasisMaps *maps = g_new0 (PvBasisMaps, 1);
   OrtBasisJob job = { graph, maps };
@@ -172,6 +182,7 @@ maps_new (const PvKernelTable *kernels, const PvGraph *graph, PvShapeInfo *shape
 
   maps->ref_count = 1;
   maps->shapes = pv_shape_info_ref (shapes);
+  maps->ort_shapes = pv_ort_shapes_ref (ort_shapes);
   maps->adapter = pv_kernel_adapter_new (kernels);
   if (with_ort && (thread = g_thread_try_new ("pv-basis", make_ort_basis, &job, NULL)) == NULL)
     make_ort_basis (&job);
@@ -188,6 +199,7 @@ pv_session_basis_new (const PvModel *model, const PvKernelTable *kernels, const 
                       GCancellable *cancellable, GError **error)
 {
   g_autoptr (PvShapeInfo) shapes = NULL;
+  g_autoptr (PvOrtShapes) ort_shapes = NULL;
   PvSessionBasis *basis;
   gint64 t0 = g_get_monotonic_time ();
 
@@ -201,14 +213,19 @@ pv_session_basis_new (const PvModel *model, const PvKernelTable *kernels, const 
     {
       PvShapeOptions shape_options = { 0 };
       shape_options.input_shapes = options ? options->input_shapes : NULL;
+      shape_options.input_values = options ? options->input_values : NULL;
       shapes = pv_shape_infer (model, &shape_options, error);
       if (shapes == NULL)
         return NULL;
     }
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  /* ORT's own view: ONNX's inference as Graph::Resolve runs it. */
+  ort_shapes = options && options->ort_shapes ? pv_ort_shapes_ref (options->ort_shapes)
+                                              : pv_ort_shapes_new (model, error);
+  if (ort_shapes == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   basis = basis_new (model, kernels, model->graph,
-                     maps_new (kernels, model->graph, shapes, options && options->include_graph_inputs, TRUE),
+                     maps_new (kernels, model->graph, shapes, ort_shapes, options && options->include_graph_inputs,
+                               TRUE),
                      options ? options->bounds : NULL);
   basis->stage_ms = (g_get_monotonic_time () - t0) / 1000.0;
   return basis;
@@ -250,7 +267,7 @@ pv_session_basis_new_for_subgraph (const PvSessionBasis *parent, int node, int s
     }
   basis = basis_new (parent->model, parent->kernels, owner->subgraphs[subgraph_index],
                      maps_new (parent->kernels, owner->subgraphs[subgraph_index], parent->shapes,
-                               parent->liveness->include_graph_inputs, FALSE),
+                               parent->ort_shapes, parent->liveness->include_graph_inputs, FALSE),
                      parent->bounds);
   basis->stage_ms = (g_get_monotonic_time () - t0) / 1000.0;
   return basis;

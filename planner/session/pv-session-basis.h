@@ -18,6 +18,7 @@
 #include "pv-liveness.h"
 #include "pv-model.h"
 #include "pv-ort-plan.h"
+#include "pv-ort-shapes.h"
 #include "pv-shape-inference.h"
 #include "pv-slot-planner.h"
 
@@ -51,6 +52,8 @@ typedef struct {
   GHashTable *input_shapes;      /* graph input -> GArray of gint64, may be NULL (inference only) */
   gboolean include_graph_inputs; /* lifetimes (and so slot/arena plans) include graph inputs */
   PvShapeInfo *shapes;           /* an inference of the model with these input shapes to share, NULL: infer */
+  GHashTable *input_values;      /* graph input -> PvTensor* of known contents, may be NULL (inference only) */
+  PvOrtShapes *ort_shapes;       /* ORT's view of the model's shapes to share, NULL: infer */
   PvSessionProgress progress;    /* may be NULL */
   gpointer progress_data;
 } PvSessionBasisOptions;
@@ -66,6 +69,7 @@ struct _PvSessionBasis {
   const PvKernelTable *kernels;  /* borrowed: must outlive the basis */
   const PvGraph *graph;          /* the graph planned: model->graph, or a subgraph body */
   PvShapeInfo *shapes;           /* of the whole model */
+  PvOrtShapes *ort_shapes;       /* ORT's view of them: what ORT's planner reads */
   GHashTable *bounds;            /* symbol -> gint64*, owned (never NULL) */
   const int *view_source;        /* value -> aliased input (kernel Alias), -1 */
   const int *view_root;          /* value -> the value whose memory it is (pv_value_view_roots()) */
@@ -74,7 +78,8 @@ struct _PvSessionBasis {
   const PvOrtPlanBasis *ort;     /* the main graph's ORT plan basis; NULL for a body */
   PvSizeResult *size_kind;       /* value -> known, unknown (needs a bound) or not a sized tensor */
   guint64 *value_bytes;          /* value -> bytes when known, 0 otherwise */
-  char **unbound_symbols;        /* symbols that owners' sizes need and bounds lack: sorted, NULL-terminated */
+  char **symbols;                /* every symbol owners' sizes mention: sorted, NULL-terminated */
+  char **unbound_symbols;        /* those the bounds lack: sorted, NULL-terminated */
   double stage_ms;               /* time spent making it (inference included when not shared) */
 };
 

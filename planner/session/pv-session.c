@@ -58,7 +58,7 @@ plan_ort_subgraph (PvSession *s, const PvGraph *g, const PvSessionOptions *optio
   for (int n = 0; n < g->n_nodes; n++)
     node_device[n] = parent_plan->node_device[g->parent_node];
   s->partition = pv_partition_config_default (g, node_device);
-  s->ort = pv_ort_plan_new_subgraph (g, s->shapes, parent_plan, options ? options->registry : PV_REGISTRY_CPU,
+  s->ort = pv_ort_plan_new_subgraph (g, s->ort_shapes, parent_plan, options ? options->registry : PV_REGISTRY_CPU,
                                      pv_kernel_adapter_lookup, adapter, &error);
   stage_done (s, PV_SESSION_STAGE_ORT_PLAN, &lap);
   if (s->ort == NULL)
@@ -535,6 +535,7 @@ session_on (PvSessionBasis *basis)
   s->graph = basis->graph;
   s->parent_node = s->subgraph_index = -1;
   s->shapes = basis->shapes;
+  s->ort_shapes = basis->ort_shapes;
   s->view_source = basis->view_source;
   s->view_root = basis->view_root;
   s->inplace_source = basis->inplace_source;
@@ -561,8 +562,11 @@ pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSess
   gint64 t0 = g_get_monotonic_time ();
 
   if (options)
-    basis_options = (PvSessionBasisOptions) { options->bounds, options->input_shapes, options->include_graph_inputs,
-                                              options->shapes, options->progress, options->progress_data };
+    basis_options = (PvSessionBasisOptions) { .bounds = options->bounds, .input_shapes = options->input_shapes,
+                                              .include_graph_inputs = options->include_graph_inputs,
+                                              .shapes = options->shapes, .input_values = options->input_values,
+                                              .ort_shapes = options->ort_shapes, .progress = options->progress,
+                                              .progress_data = options->progress_data };
   basis = pv_session_basis_new (model, kernels, &basis_options, NULL, error);
   if (basis == NULL)
     return NULL;

@@ -27,8 +27,11 @@ typedef struct {
    * takes its basis's): */
   GHashTable *bounds;            /* symbol -> gint64*, may be NULL */
   GHashTable *input_shapes;      /* graph input -> GArray of gint64, may be NULL */
+  GHashTable *input_values;      /* graph input -> PvTensor* of known contents (--input-value), may be NULL */
   gboolean include_graph_inputs; /* slot/arena planners also place graph inputs */
-  PvShapeInfo *shapes;           /* an inference of the model with these input_shapes to share, NULL: infer */
+  PvShapeInfo *shapes;           /* an inference of the model with these input_shapes and values to share,
+                                    NULL: infer */
+  PvOrtShapes *ort_shapes;       /* ORT's view of the model's shapes to share, NULL: infer */
   /* What a partition edit changes: */
   guint64 alignment;             /* arena alignment, 0: PV_DEFAULT_ALIGNMENT */
   const char *partition_text;    /* a DeviceBasedPartitioner config, NULL: ORT's default */
@@ -50,6 +53,7 @@ typedef struct {
   int subgraph_index;            /* subgraph sessions: index in that node's subgraphs; else -1 */
   const PvKernelTable *kernels;  /* borrowed */
   PvShapeInfo *shapes;           /* of the whole model (the basis's) */
+  PvOrtShapes *ort_shapes;       /* ORT's view of them, which ORT's planner reads alone (the basis's) */
   const int *view_source;        /* value -> aliased value (kernel Alias), -1 (the basis's) */
   const int *view_root;          /* value -> the value whose memory it is (the basis's): the one source */
   const int *inplace_source;     /* value -> input it may overwrite (MayInplace), -1 (the basis's) */

@@ -101,6 +101,7 @@ struct _PvDimPool
   const PvDimExpr *zero;
   guint64 n_symbols;
   guint gen;                    /* bumped by each recorded unification */
+  gboolean onnx_arithmetic;     /* pv_dim_pool_set_onnx_arithmetic() */
 };
 
 /* ---- arena ---- */
@@ -536,6 +537,21 @@ pv_dim_pool_new (void)
 }
 
 void
+pv_dim_pool_set_onnx_arithmetic (PvDimPool *pool, gboolean on)
+{
+  g_return_if_fail (pool != NULL);
+  pool->onnx_arithmetic = on;
+}
+
+/* ONNX's result for arithmetic on a dim without a value: neither value nor
+ * name. */
+static const PvDimExpr *
+onnx_unknown (PvDimPool *pool)
+{
+  return pv_dim_fresh_symbol (pool, "unk");
+}
+
+void
 pv_dim_pool_free (PvDimPool *pool)
 {
   if (pool == NULL)
@@ -639,6 +655,8 @@ pv_dim_add (PvDimPool *pool, const PvDimExpr *a, const PvDimExpr *b)
     return a;
   if (a == pool->zero)
     return b;
+  if (pool->onnx_arithmetic && (a->n != 0 || b->n != 0))
+    return onnx_unknown (pool);
   return add_scaled (pool, a, b, 1);
 }
 
@@ -650,6 +668,8 @@ pv_dim_sub (PvDimPool *pool, const PvDimExpr *a, const PvDimExpr *b)
     return NULL;
   if (b == pool->zero)
     return a;
+  if (pool->onnx_arithmetic && (a->n != 0 || b->n != 0))
+    return onnx_unknown (pool);
   if (a == b)
     return pool->zero;
   return add_scaled (pool, a, b, -1);
@@ -765,6 +785,8 @@ pv_dim_mul (PvDimPool *pool, const PvDimExpr *a, const PvDimExpr *b)
   g_return_val_if_fail (pool != NULL, NULL);
   if (a == NULL || b == NULL)
     return NULL;
+  if (pool->onnx_arithmetic && (a->n != 0 || b->n != 0))
+    return a->n == 0 && a->constant == 1 ? b : b->n == 0 && b->constant == 1 ? a : onnx_unknown (pool);
   if (a->n == 0)
     return scale (pool, b, a->constant);
   if (b->n == 0)
@@ -826,6 +848,8 @@ pv_dim_floor_div (PvDimPool *pool, const PvDimExpr *a, gint64 divisor)
     return a;
   if (a->n == 0)
     return pv_dim_const (pool, floor_div_i64 (a->constant, divisor));
+  if (pool->onnx_arithmetic)
+    return onnx_unknown (pool);
 
   /* floor((divisor*q + r) / divisor) = q + floor(r / divisor) for integral q:
    * every term (and the constant) divisible by the divisor moves out. */
@@ -897,6 +921,8 @@ pv_dim_ceil_div (PvDimPool *pool, const PvDimExpr *a, gint64 divisor)
         q++;
       return pv_dim_const (pool, q);
     }
+  if (pool->onnx_arithmetic)
+    return divisor == 1 ? a : onnx_unknown (pool);
   return pv_dim_floor_div (pool, pv_dim_add (pool, a, pv_dim_const (pool, divisor - 1)), divisor);
 }
 
@@ -949,6 +975,8 @@ pv_dim_div_expr (PvDimPool *pool, const PvDimExpr *a, const PvDimExpr *b)
   g_return_val_if_fail (pool != NULL, NULL);
   if (a == NULL || b == NULL || b == pool->zero)
     return NULL;
+  if (pool->onnx_arithmetic && (a->n != 0 || b->n != 0))
+    return onnx_unknown (pool);
   if (a == b)
     return pv_dim_const (pool, 1);
   if (b->n == 0)
@@ -1002,6 +1030,8 @@ const PvDimExpr *
 pv_dim_min (PvDimPool *pool, const PvDimExpr *a, const PvDimExpr *b)
 {
   g_return_val_if_fail (pool != NULL, NULL);
+  if (pool->onnx_arithmetic && a && b && (a->n != 0 || b->n != 0))
+    return onnx_unknown (pool);
   return min_max (pool, ATOM_MIN, a, b);
 }
 
@@ -1009,6 +1039,8 @@ const PvDimExpr *
 pv_dim_max (PvDimPool *pool, const PvDimExpr *a, const PvDimExpr *b)
 {
   g_return_val_if_fail (pool != NULL, NULL);
+  if (pool->onnx_arithmetic && a && b && (a->n != 0 || b->n != 0))
+    return onnx_unknown (pool);
   return min_max (pool, ATOM_MAX, a, b);
 }
 

@@ -48,6 +48,12 @@ PvDimPool *pv_dim_pool_new (void);
 void pv_dim_pool_free (PvDimPool *pool);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvDimPool, pv_dim_pool_free)
 
+/* From now on, arithmetic on dims follows ONNX's TensorShapeProto dims
+ * (for ONNX Runtime's view of shapes): values compute as usual, x*1, x/1,
+ * x+0 and x-0 stay x, and anything else with a non-constant operand is a
+ * fresh symbol ("unk_<n>"), a dim ONNX knows nothing about. */
+void pv_dim_pool_set_onnx_arithmetic (PvDimPool *pool, gboolean on);
+
 /* Constructors; all return canonical expressions owned by @pool, NULL on
  * int64 overflow or when an operand is NULL. */
 const PvDimExpr *pv_dim_const (PvDimPool *pool, gint64 value);

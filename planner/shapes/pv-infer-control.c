@@ -42,19 +42,97 @@ subgraph_attr (const PvNode *node, const char *name)
   return a && a->type == PV_ATTR_GRAPH ? a->g : NULL;
 }
 
+/* Do two branch results disagree on a shape (so the If's output depends on
+ * the branch taken)? */
+static gboolean
+branches_differ (const PvValueShape *a, const PvValueShape *b)
+{
+  if (a == NULL || b == NULL || a->kind != PV_TYPE_TENSOR || b->kind != PV_TYPE_TENSOR)
+    return FALSE;
+  if (a->rank != b->rank)
+    return TRUE;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i])
+      return TRUE;
+  return FALSE;
+}
+
+/* The graph inputs (not initializers) @value depends on, as "“a”, “b”";
+ * NULL when none (a few hops are followed). */
+static char *
+condition_inputs (const PvGraph *g, int value)
+{
+  g_autoptr (GString) names = g_string_new (NULL);
+  g_autoptr (GArray) todo = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autofree gboolean *seen = g_new0 (gboolean, MAX (g->n_values, 1));
+  int visits = 0;
+
+  if (value >= 0)
+    g_array_append_val (todo, value);
+  while (todo->len > 0 && visits++ < 256)
+    {
+      int v = g_array_index (todo, int, todo->len - 1);
+      const PvValue *pv = &g->values[v];
+      g_array_set_size (todo, todo->len - 1);
+      if (seen[v])
+        continue;
+      seen[v] = TRUE;
+      if ((pv->flags & PV_VALUE_GRAPH_INPUT) && !(pv->flags & PV_VALUE_INITIALIZER))
+        g_string_append_printf (names, "%s“%s”", names->len ? ", " : "", pv->name);
+      if (pv->producer >= 0)
+        for (int k = 0; k < g->nodes[pv->producer].n_inputs; k++)
+          if (g->nodes[pv->producer].inputs[k] >= 0)
+            g_array_append_val (todo, g->nodes[pv->producer].inputs[k]);
+    }
+  return names->len ? g_strdup (names->str) : NULL;
+}
+
+/* The If's condition when shape-value propagation or --input-value knows it. */
+static gboolean
+known_condition (PvInferContext *ctx, gboolean *taken)
+{
+  const PvValueShape *cond = pv_infer_input (ctx, 0);
+  gint64 c;
+
+  /* ORT's view never folds: ORT plans both branches. */
+  if (pv_infer_ort_view (ctx) || cond == NULL || cond->n_data != 1 || !pv_dim_is_const (cond->data[0], &c))
+    return FALSE;
+  *taken = c != 0;
+  return TRUE;
+}
+
 static gboolean
 infer_if (PvInferContext *ctx, const PvNode *node)
 {
   const PvGraph *then_g = subgraph_attr (node, "then_branch"), *else_g = subgraph_attr (node, "else_branch");
   const PvValueShape *const *then_out, *const *else_out;
+  gboolean taken, folded, warned = FALSE;
 
   if (then_g == NULL || else_g == NULL)
     return FALSE;
+  /* Both branches are inferred: each gets a session of its own. */
   then_out = pv_infer_subgraph (ctx, then_g, NULL, 0);
   else_out = pv_infer_subgraph (ctx, else_g, NULL, 0);
+  folded = known_condition (ctx, &taken);
   for (int k = 0; k < node->n_outputs; k++)
-    set_merged (ctx, k, then_out && k < then_g->n_outputs ? then_out[k] : NULL,
-                else_out && k < else_g->n_outputs ? else_out[k] : NULL, "if");
+    {
+      const PvValueShape *t = then_out && k < then_g->n_outputs ? then_out[k] : NULL;
+      const PvValueShape *e = else_out && k < else_g->n_outputs ? else_out[k] : NULL;
+      if (folded)
+        {
+          set_merged (ctx, k, taken ? t : e, NULL, "if");
+          continue;
+        }
+      if (!warned && branches_differ (t, e))
+        {
+          g_autofree char *inputs = condition_inputs (pv_infer_graph (ctx), node->inputs[0]);
+          pv_infer_warn (ctx, "its condition is not known from shapes%s%s%s, and its branches give output %d "
+                         "different shapes: they stay symbolic", inputs ? " (it depends on graph input " : "",
+                         inputs ? inputs : "", inputs ? "; give it with --input-value NAME=V)" : "", k);
+          warned = TRUE;
+        }
+      set_merged (ctx, k, t, e, "if");
+    }
   return TRUE;
 }
 
@@ -68,6 +146,45 @@ scalar (int elem_type)
   s.elem_type = elem_type;
   s.rank = 0;
   return s;
+}
+
+/* Does @body's condition output always stay true when it starts true: is it
+ * the condition input, passed through Identity nodes, or a constant true? */
+static gboolean
+body_keeps_going (const PvGraph *body)
+{
+  int v;
+
+  if (body->n_outputs < 1 || body->n_inputs < 2)
+    return FALSE;
+  v = body->outputs[0];
+  for (int hops = 0; hops <= body->n_nodes; hops++)
+    {
+      const PvValue *value = &body->values[v];
+      gint64 x;
+      if (v == body->inputs[1])
+        return TRUE;
+      if ((value->flags & PV_VALUE_INITIALIZER) && value->initializer && pv_tensor_get_int (value->initializer, 0, &x))
+        return x != 0;
+      if (value->producer < 0 || g_strcmp0 (body->nodes[value->producer].op_type, "Identity") != 0
+          || body->nodes[value->producer].n_inputs < 1 || body->nodes[value->producer].inputs[0] < 0)
+        return FALSE;
+      v = body->nodes[value->producer].inputs[0];
+    }
+  return FALSE;
+}
+
+/* Is the Loop's condition input absent or a constant true, and its body's
+ * condition never false: then M iterations run. */
+static gboolean
+runs_all_iterations (PvInferContext *ctx, const PvGraph *body)
+{
+  const PvValueShape *cond = pv_infer_input (ctx, 1);
+  gint64 c;
+
+  if (cond == NULL)
+    return TRUE;
+  return cond->n_data == 1 && pv_dim_is_const (cond->data[0], &c) && c != 0 && body_keeps_going (body);
 }
 
 static gboolean
@@ -101,7 +218,7 @@ infer_loop (PvInferContext *ctx, const PvNode *node)
 
   /* The trip count is known only when M is a constant and no condition can
    * stop the loop early. */
-  if (trip && trip->n_data == 1 && pv_dim_is_const (trip->data[0], &m) && pv_infer_input (ctx, 1) == NULL)
+  if (trip && trip->n_data == 1 && pv_dim_is_const (trip->data[0], &m) && runs_all_iterations (ctx, body))
     iterations = trip->data[0];
   for (int k = n_carried; k < node->n_outputs && 1 + k < body->n_outputs; k++)
     {

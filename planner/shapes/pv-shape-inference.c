@@ -7,6 +7,7 @@
 
 #include "pv-element-type.h"
 #include "pv-error.h"
+#include "pv-shape-onnx-private.h"
 
 /* Contents are tracked for tensors up to this many elements. */
 #define MAX_DATA_ELEMENTS 64
@@ -30,6 +31,8 @@ struct _PvShapeInfo {
   GHashTable *rules;          /* "domain\nOp" -> PvInferFunc */
   GPtrArray *allocations;     /* dims/data arrays, freed with the info */
   const PvShapeOptions *options;
+  gboolean ort_view;          /* options->ort_view */
+  GHashTable *model_symbols;  /* ort_view: the dim_params the model states */
   gint ref_count;             /* subgraph sessions share their parent's info */
 };
 
@@ -83,7 +86,7 @@ register_rules (PvShapeInfo *info)
 {
   const PvInferOp *tables[] = { pv_infer_ops_elementwise, pv_infer_ops_reshape, pv_infer_ops_index,
                                 pv_infer_ops_sizes, pv_infer_ops_sequence, pv_infer_ops_signal,
-                                pv_infer_ops_nn, pv_infer_ops_control, pv_infer_ops_contrib };
+                                pv_infer_ops_nn, pv_infer_ops_control, pv_infer_ops_contrib, pv_infer_ops_quant };
 
   info->rules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (gsize t = 0; t < G_N_ELEMENTS (tables); t++)
@@ -104,7 +107,7 @@ dim_from_stated (PvShapeInfo *info, const PvDim *dim, const char *value_name, in
       return pv_dim_symbol (info->pool, dim->symbol);
     case PV_DIM_ANONYMOUS:
     default:
-      if (graph_input)
+      if (graph_input && !info->ort_view)
         {
           /* Stable names, so that users can bind them like named dims. */
           g_autofree char *name = g_strdup_printf ("%s:%d", value_name, axis);
@@ -205,6 +208,13 @@ apply_input_override (PvShapeInfo *info, PvValueShape *shape, const PvValue *val
 
 /* ---- merging a rule's result with the model's statement ---- */
 
+/* The ORT view's stand-in for a dim with neither dim_value nor dim_param. */
+static const PvDimExpr *
+fresh_empty (gpointer data)
+{
+  return pv_dim_fresh_symbol (((PvShapeInfo *) data)->pool, "unk");
+}
+
 /* Specificity of a dim: constant > expression > named symbol > generated symbol. */
 static int
 specificity (const PvDimExpr *e)
@@ -237,6 +247,15 @@ merge_with_stated (PvShapeInfo *info, PvValueShape *result, const PvValue *value
     }
   if (result->elem_type == 0)
     result->elem_type = stated.elem_type;
+  if (info->ort_view)
+    {
+      if (result->rank >= 0)
+        result->dims = copy_dims (info, result->dims, result->rank);
+      if (!pv_onnx_merge_shape (info->model_symbols, result, &stated, fresh_empty, info))
+        shape_info_warn (info, "value “%s”: the model states a shape that inference contradicts; ONNX Runtime "
+                         "keeps only the dims both agree on", value->name);
+      return;
+    }
   else if (stated.elem_type != 0 && stated.elem_type != result->elem_type)
     shape_info_warn (info, "value “%s”: the model states %s but inference gives %s; keeping %s", value->name,
                      pv_element_type_name (stated.elem_type), pv_element_type_name (result->elem_type),
@@ -340,6 +359,8 @@ infer_node (PvShapeInfo *info, const PvGraph *graph, GraphShapes *gs, const PvNo
     }
   else
     rule (&ctx, node);
+  if (info->ort_view)
+    pv_onnx_adjust_outputs (node, gs->values, fresh_empty, info);
 
   /* An inlined CastLike takes its element type from its old target input. */
   if (node->type_source >= 0 && node->n_outputs > 0 && node->outputs[0] >= 0 &&
@@ -366,7 +387,13 @@ infer_graph (PvShapeInfo *info, const PvGraph *graph, const PvValueShape *const 
       PvValueShape *shape = &gs->values[v];
 
       if (value->flags & PV_VALUE_INITIALIZER)
-        shape_from_tensor (info, shape, value->initializer);
+        {
+          shape_from_tensor (info, shape, value->initializer);
+          /* ORT gives inference the contents of constant initializers only:
+           * from IR 4 on, one that is a graph input may be overridden. */
+          if (info->ort_view && (value->flags & PV_VALUE_GRAPH_INPUT) && !graph->constants_listed_as_inputs)
+            shape->data = NULL, shape->n_data = 0;
+        }
       else if ((value->flags & PV_VALUE_OUTER_SCOPE) && parent && value->outer_value >= 0)
         *shape = parent->values[value->outer_value];
       else if (value->flags & PV_VALUE_GRAPH_INPUT)
@@ -390,9 +417,9 @@ infer_graph (PvShapeInfo *info, const PvGraph *graph, const PvValueShape *const 
           merge_with_stated (info, &given, &graph->values[v]);
           *shape = given;
         }
-      else if (graph->parent == NULL && !apply_input_override (info, shape, &graph->values[v], error))
+      else if (graph->parent == NULL && !info->ort_view && !apply_input_override (info, shape, &graph->values[v], error))
         return FALSE;
-      if (graph->parent == NULL && info->options && info->options->input_values)
+      if (graph->parent == NULL && !info->ort_view && info->options && info->options->input_values)
         {
           const PvTensor *known = g_hash_table_lookup (info->options->input_values, graph->values[v].name);
           if (known)
@@ -402,6 +429,19 @@ infer_graph (PvShapeInfo *info, const PvGraph *graph, const PvValueShape *const 
 
   for (int i = 0; i < graph->n_nodes; i++)
     infer_node (info, graph, gs, &graph->nodes[graph->order[i]]);
+  /* An inlined CastLike may run before the value it takes its type from is
+   * made (that is no edge): then once more, with every type known. */
+  for (int i = 0; i < graph->n_nodes; i++)
+    {
+      const PvNode *node = &graph->nodes[i];
+      if (node->type_source >= 0 && node->n_outputs > 0 && node->outputs[0] >= 0
+          && gs->values[node->outputs[0]].elem_type != gs->values[node->type_source].elem_type)
+        {
+          for (int k = 0; k < graph->n_nodes; k++)
+            infer_node (info, graph, gs, &graph->nodes[graph->order[k]]);
+          break;
+        }
+    }
   return TRUE;
 }
 
@@ -475,9 +515,22 @@ pv_shape_infer (const PvModel *model, const PvShapeOptions *options, GError **er
   info->uncovered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   info->allocations = g_ptr_array_new_with_free_func (g_free);
   info->options = options;
+  info->ort_view = options && options->ort_view;
+  if (info->ort_view)
+    {
+      GHashTableIter iter;
+      gpointer name;
+      info->model_symbols = g_hash_table_new (g_str_hash, g_str_equal);
+      pv_dim_pool_set_onnx_arithmetic (info->pool, TRUE);
+      pv_onnx_collect_model_symbols (model->graph, info->model_symbols);
+      /* Made first, so that no fresh symbol takes a stated name. */
+      g_hash_table_iter_init (&iter, info->model_symbols);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        pv_dim_symbol (info->pool, name);
+    }
   register_rules (info);
 
-  if (options && options->input_shapes)
+  if (options && options->input_shapes && !info->ort_view)
     {
       GHashTableIter iter;
       gpointer name;
@@ -528,6 +581,7 @@ pv_shape_info_free (PvShapeInfo *info)
   g_clear_pointer (&info->graphs, g_hash_table_unref);
   g_clear_pointer (&info->warnings, g_ptr_array_unref);
   g_clear_pointer (&info->uncovered, g_hash_table_unref);
+  g_clear_pointer (&info->model_symbols, g_hash_table_unref);
   g_clear_pointer (&info->rules, g_hash_table_unref);
   g_clear_pointer (&info->allocations, g_ptr_array_unref);
   g_free (info->uncovered_keys);  /* the strings belong to info->uncovered */
@@ -622,6 +676,18 @@ pv_infer_input (PvInferContext *ctx, int k)
   return v < 0 ? NULL : &ctx->shapes->values[v];
 }
 
+const PvGraph *
+pv_infer_graph (PvInferContext *ctx)
+{
+  return ctx->graph;
+}
+
+gboolean
+pv_infer_ort_view (PvInferContext *ctx)
+{
+  return ctx->info->ort_view;
+}
+
 int
 pv_infer_n_inputs (PvInferContext *ctx)
 {
@@ -685,7 +751,8 @@ pv_infer_set_output_data (PvInferContext *ctx, int k, const PvDimExpr *const *da
 {
   PvValueShape *out = output_shape (ctx, k);
 
-  if (out == NULL || n <= 0 || n > MAX_DATA_ELEMENTS)
+  /* ONNX's rules never compute contents (ORT has no data propagation). */
+  if (out == NULL || n <= 0 || n > MAX_DATA_ELEMENTS || ctx->info->ort_view)
     return;
   for (int i = 0; i < n; i++)
     if (data[i] == NULL)
@@ -700,6 +767,13 @@ pv_infer_broadcast_dim (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr
   gint64 x, y;
   gboolean ca = pv_dim_is_const (a, &x), cb = pv_dim_is_const (b, &y);
 
+  if (ctx->info->ort_view)
+    {
+      const PvDimExpr *r = pv_onnx_broadcast_dim (ctx->info->model_symbols, a, b, fresh_empty, ctx->info);
+      if (r == NULL)
+        pv_infer_warn (ctx, "cannot broadcast two different dims");
+      return r;
+    }
   if (a == b)
     return a;
   if (ca && x == 1)

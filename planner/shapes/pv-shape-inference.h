@@ -45,6 +45,13 @@ typedef struct {
   /* Ignore the types the model states for node outputs (value_info, graph
    * outputs): only the rules speak. For testing the rules. */
   gboolean ignore_stated_types;
+  /* Infer as ONNX Runtime's Graph::Resolve does (its view of shapes, for
+   * its planner; see pv-ort-shapes.h): ONNX's rules without data
+   * propagation (only initializers that are not graph inputs have known
+   * contents), ONNX's broadcast and its merge with stated types, anonymous
+   * input dims unnamed; bounds-free: input_shapes and input_values are
+   * ignored. */
+  gboolean ort_view;
 } PvShapeOptions;
 
 typedef struct _PvShapeInfo PvShapeInfo;
@@ -102,6 +109,11 @@ PvDimPool *pv_infer_pool (PvInferContext *ctx);
  * input: an unknown one has kind UNKNOWN and rank -1. */
 const PvValueShape *pv_infer_input (PvInferContext *ctx, int k);
 int pv_infer_n_inputs (PvInferContext *ctx);
+/* The graph of the node being inferred. */
+const PvGraph *pv_infer_graph (PvInferContext *ctx);
+/* Inference for ORT's view (PvShapeOptions.ort_view): rules then say what
+ * ONNX's own inference says, e.g. an If never takes one branch. */
+gboolean pv_infer_ort_view (PvInferContext *ctx);
 int pv_infer_n_outputs (PvInferContext *ctx);
 
 /* Sets output @k (ignored when the output is omitted). @dims are copied;
@@ -145,5 +157,6 @@ extern const PvInferOp pv_infer_ops_signal[];
 extern const PvInferOp pv_infer_ops_nn[];
 extern const PvInferOp pv_infer_ops_control[];
 extern const PvInferOp pv_infer_ops_contrib[];
+extern const PvInferOp pv_infer_ops_quant[];
 
 G_END_DECLS

@@ -80,6 +80,7 @@ main (int argc, char **argv)
     g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (NULL);
     g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (kernels);
     g_autoptr (PvShapeInfo) shapes = pv_shape_infer (model, NULL, NULL);
+    g_autoptr (PvOrtShapes) ort_shapes = pv_ort_shapes_new (model, NULL);
     const PvGraph *g = model->graph;
     g_autofree int *views = pv_value_view_map (g, kernels);
     g_autofree int *roots = pv_value_view_roots (views, g->n_values);
@@ -99,7 +100,7 @@ main (int argc, char **argv)
       {
         gint64 t0 = g_get_monotonic_time (), t1, t2, t3, t4, t5, t6;
         PvStreamPartition four = { 4, four_devices, round_robin, cpu };
-        g_autoptr (PvOrtPlan) ort1 = pv_ort_plan_new (g, shapes, NULL, PV_REGISTRY_CPU, pv_kernel_adapter_lookup,
+        g_autoptr (PvOrtPlan) ort1 = pv_ort_plan_new (g, ort_shapes, NULL, PV_REGISTRY_CPU, pv_kernel_adapter_lookup,
                                                       adapter, NULL);
         g_autoptr (PvOrtPlan) ort4 = NULL;
         g_autoptr (PvSlotPlan) slots = NULL;
@@ -112,7 +113,7 @@ main (int argc, char **argv)
         int nb = 0;
 
         t1 = g_get_monotonic_time ();
-        ort4 = pv_ort_plan_new (g, shapes, &four, PV_REGISTRY_CPU, pv_kernel_adapter_lookup, adapter, NULL);
+        ort4 = pv_ort_plan_new (g, ort_shapes, &four, PV_REGISTRY_CPU, pv_kernel_adapter_lookup, adapter, NULL);
         t2 = g_get_monotonic_time ();
         slots = pv_slot_plan_new (g, views, FALSE, pv_shape_sizes_oracle, &sizes);
         t3 = g_get_monotonic_time ();

@@ -390,6 +390,74 @@ test_bounds (Fixture *fx, gconstpointer data)
   }
 }
 
+/* The first GtkEntry below @root that edits graph input @input's value. */
+static GtkWidget *
+find_input_entry (GtkWidget *root, const char *input)
+{
+  if (GTK_IS_ENTRY (root) && g_strcmp0 (g_object_get_data (G_OBJECT (root), "pv-input"), input) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_input_entry (c, input);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* An If on the sample rate input: the Bounds popover takes its value, and
+ * the If's output then has the taken branch's shape. */
+static void
+test_input_value (Fixture *fx, gconstpointer data)
+{
+  GtkWidget *button, *entry;
+  GtkPopover *popover;
+  const PvSession *session;
+  const PvValueShape *out;
+  g_autofree char *dims = NULL;
+  guint plans;
+
+  open_model (fx, "if_sample_rate.onnx", NULL);
+  button = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (fx->window)), "_Bounds");
+  g_assert_nonnull (button);
+  popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
+  entry = find_input_entry (GTK_WIDGET (popover), "sr");
+  g_assert_nonnull (entry);
+  session = pv_document_get_session (fx->document);
+  out = pv_shape_info_get (session->shapes, session->graph, pv_graph_find_value (session->graph, "/If_output_0"));
+  dims = pv_dim_to_string (out->dims[1]);
+  g_assert_cmpstr (dims, !=, "samples");
+  g_clear_pointer (&dims, g_free);
+
+  /* Not a number: marked, nothing re-planned. */
+  plans = fx->plan_changes;
+  gtk_editable_set_text (GTK_EDITABLE (entry), "16k");
+  g_assert_true (gtk_widget_has_css_class (entry, "error"));
+  g_assert_null (pv_document_get_input_value (fx->document, "sr"));
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "16000");
+  g_assert_false (gtk_widget_has_css_class (entry, "error"));
+  wait_for_plan (fx, plans);
+  session = pv_document_get_session (fx->document);
+  out = pv_shape_info_get (session->shapes, session->graph, pv_graph_find_value (session->graph, "/If_output_0"));
+  dims = pv_dim_to_string (out->dims[1]);
+  g_assert_cmpstr (dims, ==, "samples");
+  g_assert_cmpstr (pv_document_get_input_value (fx->document, "sr"), ==, "16000");
+  /* Sizes now depend on the input's own symbol, bound like the others. */
+  g_assert_true (g_strv_contains (pv_document_get_symbols (fx->document), "samples"));
+  g_assert_false (g_strv_contains (pv_document_get_symbols (fx->document), "if_0"));
+  g_assert_false (session->slots->deferred);
+  g_assert_true (entry == find_input_entry (GTK_WIDGET (popover), "sr"));
+
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  for (int i = 0; i < 100 && !(gtk_widget_get_mapped (GTK_WIDGET (popover)) &&
+                               gtk_widget_get_width (GTK_WIDGET (popover)) > 0); i++)
+    spin (20);
+  spin (200);
+  save_widget_screenshot (GTK_WIDGET (popover), "gui-input-value-popover.png");
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+}
+
 static void
 test_close_guard (Fixture *fx, gconstpointer data)
 {
@@ -555,6 +623,7 @@ main (int argc, char **argv)
   ADD ("/gui/export", test_export, NULL);
   ADD ("/gui/view/navigation", test_navigation, NULL);
   ADD ("/gui/bounds", test_bounds, NULL);
+  ADD ("/gui/input-value", test_input_value, NULL);
   ADD ("/gui/close-guard", test_close_guard, NULL);
   g_test_add_func ("/gui/cli/screenshot", test_cli_screenshot);
 

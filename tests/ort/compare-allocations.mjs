@@ -10,11 +10,15 @@
 // comments, and a summary line gives nodes matching / nodes.
 //
 // Usage: node compare-allocations.mjs PLANVIZ_CLI [--opt L] [--bound S=N]… [--json OUT]
-//                                     MODEL.onnx[:PARTITION.json]…
+//                                     [--variants KINDS] MODEL.onnx[:PARTITION.json]…
+// --variants sym,fp16,…: instead of the models themselves, the variants
+// tests/tools/ort-variants.py makes of them (a TAP skip without python3-onnx),
+// each run with the bounds and input values its manifest gives.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { makeVariants } from './variants.mjs';
 
 try {
   await import('onnxruntime-node');
@@ -29,22 +33,38 @@ const args = process.argv.slice(2);
 const cli = args.shift();
 const bounds = [];
 let opt = 'disabled';
-let jsonOut = null;
-const cases = [];
+let jsonOut = null, variants = null;
+let cases = [];
 while (args.length) {
   const a = args.shift();
   if (a === '--opt') opt = args.shift();
   else if (a === '--bound') bounds.push(args.shift());
   else if (a === '--json') jsonOut = args.shift();
-  else cases.push(a);
+  else if (a === '--variants') variants = args.shift();
+  else cases.push({ spec: a, bounds: [], values: [] });
+}
+let cleanup = () => {};
+if (variants) {
+  const made = makeVariants(variants, cases.map((c) => c.spec));
+  if (made.error) {
+    console.log(`1..0 # SKIP ${made.error}`);
+    process.exit(0);
+  }
+  cases = made.cases;
+  cleanup = made.cleanup;
 }
 
 // What ORT allocated per NodeIndex (first run), or {error}.
-export function ortAllocations(model, partition) {
-  const argv = [profiler, model, '--opt', opt];
+export function ortAllocations(model, partition, extra = []) {
+  const argv = [profiler, model, '--opt', opt, ...extra];
+  // An ONNX backend test runs on its own data set (sizes may depend on it).
+  const dataSet = path.join(path.dirname(model), 'test_data_set_0');
+  if (path.basename(model) === 'model.onnx' && fs.existsSync(dataSet)) argv.push('--inputs-from', dataSet);
   if (partition) argv.push('--partition', partition);
   for (const b of bounds) argv.push('--bound', b);
-  const run = spawnSync(process.execPath, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
+  // Some models run for minutes in ORT (test_dft_irfft): a bounded wait.
+  const run = spawnSync(process.execPath, argv, { encoding: 'utf8', maxBuffer: 1 << 28, timeout: 60000 });
+  if (run.error && run.error.code === 'ETIMEDOUT') return { error: 'ONNX Runtime ran longer than 60 s' };
   if (run.signal) return { error: `ONNX Runtime crashed (${run.signal})` };
   let out;
   try {
@@ -53,13 +73,18 @@ export function ortAllocations(model, partition) {
     return { error: `no profile: ${(run.stderr || '').split('\n')[0]}` };
   }
   if (out.error) return { error: out.error };
+  // Subgraph nodes have NodeIndex values of their own: key by name too, and
+  // keep the first record (a node runs once per run outside loops).
   const byNode = new Map();
-  for (const r of out.runs[0]) byNode.set(r.node_index, r);
-  return { byNode };
+  for (const r of out.runs[0]) {
+    const key = `${r.node_index}\u0000${r.name}`;
+    if (!byNode.has(key)) byNode.set(key, r);
+  }
+  return { byNode, profile: out };
 }
 
-function planvizPlan(model, partition) {
-  const argv = ['plan', model, '--format', 'json'];
+function planvizPlan(model, partition, extra = []) {
+  const argv = ['plan', model, '--format', 'json', ...extra];
   if (partition) argv.push('--partition', partition);
   for (const b of bounds) argv.push('--bound', b);
   const run = spawnSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -76,14 +101,15 @@ const report = [];
 let allNodes = 0, allMatch = 0;
 console.log(`1..${cases.length}`);
 for (const [i, c] of cases.entries()) {
-  const [model, partition] = c.split(':');
-  const label = path.relative(process.cwd(), model) + (partition ? ` with ${path.basename(partition)}` : '');
-  const ort = ortAllocations(model, partition);
+  const [model, partition] = c.spec.split(':');
+  const extra = [...c.bounds.flatMap((b) => ['--bound', b]), ...c.values.flatMap((v) => ['--input-value', v])];
+  const label = (c.label ?? path.relative(process.cwd(), model)) + (partition ? ` with ${path.basename(partition)}` : '');
+  const ort = ortAllocations(model, partition, extra);
   if (ort.error) {
     console.log(`ok ${i + 1} - ${label} # SKIP ONNX Runtime: ${ort.error.split('\n')[0]}`);
     continue;
   }
-  const plan = planvizPlan(model, partition);
+  const plan = planvizPlan(model, partition, extra);
   if (!plan.nodes) {
     failed++;
     console.log(`not ok ${i + 1} - ${label}: planviz made no ORT plan (${plan.status}: ${plan.error ?? ''})`);
@@ -92,7 +118,7 @@ for (const [i, c] of cases.entries()) {
   const misses = [];
   let n = 0;
   for (const node of plan.nodes) {
-    const rec = ort.byNode.get(node.index);
+    const rec = ort.byNode.get(`${node.index}\u0000${node.profile_name}`);
     if (!rec) continue; // ORT did not run it (a node ORT removed, or a subgraph's)
     n++;
     const kinds = node.outputs.map((o) => (o === null ? null : plan.values[o]));
@@ -105,7 +131,8 @@ for (const [i, c] of cases.entries()) {
   }
   allNodes += n;
   allMatch += n - misses.length;
-  report.push({ model, partition: partition ?? null, nodes: n, matching: n - misses.length, misses });
+  report.push({ model: c.label ?? model, family: c.family ?? null, partition: partition ?? null, nodes: n,
+                matching: n - misses.length, misses });
   if (misses.length === 0 && n > 0) {
     console.log(`ok ${i + 1} - ${label}: ${n}/${n} nodes allocate as in ONNX Runtime`);
   } else {
@@ -118,6 +145,14 @@ for (const [i, c] of cases.entries()) {
     if (misses.length > 20) console.log(`# … and ${misses.length - 20} more`);
   }
 }
+const families = new Map();
+for (const r of report) {
+  const f = families.get(r.family) ?? [0, 0];
+  families.set(r.family, [f[0] + r.matching, f[1] + r.nodes]);
+}
+if (variants)
+  for (const [f, [m, n]] of families) console.log(`# ${f}: ${m}/${n} nodes match`);
 console.log(`# ${allMatch}/${allNodes} nodes match over ${report.length} models`);
+cleanup();
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(report, null, 1));
 process.exit(failed ? 1 : 0);

@@ -4,12 +4,13 @@
 // Runtime (onnxruntime-node 1.30, CPU, optimizations off) writes. TAP output;
 // a TAP skip when onnxruntime-node is not installed (.ci/install-ort.sh).
 //
-// Usage: node compare-order.mjs PLANVIZ_CLI MODEL.onnx...
+// Usage: node compare-order.mjs PLANVIZ_CLI [--variants KINDS] MODEL.onnx...
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { modelsOrVariants } from './variants.mjs';
 
 try {
   await import('onnxruntime-node');
@@ -21,7 +22,9 @@ try {
 // must cost one result, not the run.
 const harness = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ort-default-config.mjs');
 
-const [cli, ...models] = process.argv.slice(2);
+const [cli, ...rest] = process.argv.slice(2);
+// --variants KINDS: the variants tests/tools/ort-variants.py makes of the models.
+const { models, cleanup: cleanupVariants } = modelsOrVariants(rest);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'planviz-ort-'));
 let failed = 0;
 console.log(`1..${models.length}`);
@@ -54,4 +57,5 @@ for (const [i, model] of models.entries()) {
   }
 }
 fs.rmSync(tmp, { recursive: true, force: true });
+cleanupVariants();
 process.exit(failed ? 1 : 0);

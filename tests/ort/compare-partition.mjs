@@ -5,12 +5,13 @@
 // when that file does not exist. TAP output; a TAP skip when
 // onnxruntime-node is not installed.
 //
-// Usage: node compare-partition.mjs PLANVIZ_CLI MODEL.onnx...
+// Usage: node compare-partition.mjs PLANVIZ_CLI [--variants KINDS] MODEL.onnx...
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { modelsOrVariants } from './variants.mjs';
 
 try {
   await import('onnxruntime-node');
@@ -21,7 +22,9 @@ try {
 // ORT runs in a child per model (through the harness): a crash costs one result.
 const harness = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ort-default-config.mjs');
 
-const [cli, ...models] = process.argv.slice(2);
+const [cli, ...rest] = process.argv.slice(2);
+// --variants KINDS: the variants tests/tools/ort-variants.py makes of the models.
+const { models, cleanup: cleanupVariants } = modelsOrVariants(rest);
 if (!cli) {
   process.stderr.write('usage: node compare-partition.mjs PLANVIZ_CLI MODEL.onnx...\n');
   process.exit(2);
@@ -69,4 +72,5 @@ for (const [i, model] of models.entries()) {
   }
 }
 fs.rmSync(tmp, { recursive: true, force: true });
+cleanupVariants();
 process.exit(failed ? 1 : 0);

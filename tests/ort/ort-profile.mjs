@@ -16,10 +16,10 @@
 //                          the model keeps its symbols: ORT plans before it sees inputs
 //   --input-shape NAME=D,D,…   the shape fed for one input
 //   --input-value NAME=V   fill one input with V (scalar inputs of If conditions, sample rates)
+//   --inputs-from DIR      feed the TensorProtos DIR/input_<k>.pb (an ONNX backend test's data set)
+//                          to the inputs they name (or to the k-th input)
 //   --save-optimized FILE  optimizedModelFilePath: the graph ORT planned, as ONNX
 //   --seed N               seed of the input data (default 1)
-//   --inputs-from DIR      feed DIR/input_<k>.pb (ONNX TensorProto files, as the backend node
-//                          tests ship them) as the k-th input instead of generated data
 //
 // Output: {"model", "options", "inputs": [{name, type, shape}],
 //          "runs": [[{node_index, name, op, provider, input_type_shape, output_type_shape,
@@ -37,6 +37,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
+import { readGraph, readTensor } from './onnx-wire.mjs';
 
 function usage(msg) {
   process.stderr.write(`ort-profile.mjs: ${msg}\nusage: node ort-profile.mjs MODEL.onnx [--opt L] [--partition F] ` +
@@ -65,8 +66,8 @@ function parseArgs(argv) {
       case '--input-shape': { const [s, d] = pair(v(), k); a.shapes[s] = d === '' ? [] : d.split(',').map(Number); break; }
       case '--input-value': { const [s, x] = pair(v(), k); a.values[s] = Number(x); break; }
       case '--save-optimized': a.saveOptimized = path.resolve(v()); break;
-      case '--seed': a.seed = parseInt(v(), 10); break;
       case '--inputs-from': a.inputsFrom = path.resolve(v()); break;
+      case '--seed': a.seed = parseInt(v(), 10); break;
       default:
         if (k.startsWith('--') || a.model) usage(`unexpected argument ${k}`);
         a.model = path.resolve(k);
@@ -99,6 +100,26 @@ function makeInput(md, a, rng) {
     else data[i] = given ?? 0;
   }
   return { tensor: new ort.Tensor(md.type, data, shape), shape };
+}
+
+const ELEM_NAMES = { 1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 9: 'bool',
+                     10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64' };
+
+// The TensorProtos of a backend test data set, by input name.
+function loadInputs(dir, names) {
+  const out = new Map();
+  if (!dir) return out;
+  for (let k = 0; fs.existsSync(path.join(dir, `input_${k}.pb`)); k++) {
+    const t = readTensor(fs.readFileSync(path.join(dir, `input_${k}.pb`)));
+    const type = ELEM_NAMES[t.elem_type];
+    const Ctor = TYPED[type];
+    if (!Ctor) continue;
+    const bytes = Buffer.from(t.data);
+    const data = new Ctor(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    out.set(t.name || names[k], { tensor: new ort.Tensor(type, type === 'bool' ? new Uint8Array(data) : data, t.dims),
+                                  shape: t.dims });
+  }
+  return out;
 }
 
 function f16(x) {
@@ -159,65 +180,6 @@ export function defaultArgs(model) {
            saveOptimized: null, inputsFrom: null };
 }
 
-// ---- ONNX TensorProto files (input_<k>.pb), read without a protobuf library ----
-
-function varint(buf, at) {
-  let v = 0n, shift = 0n;
-  for (;;) {
-    const b = buf[at.i++];
-    v |= BigInt(b & 0x7f) << shift;
-    if (!(b & 0x80)) return v;
-    shift += 7n;
-  }
-}
-
-// The fields ort.Tensor needs: dims, data_type, raw_data or the typed lists.
-function readTensorProto(buf) {
-  const t = { dims: [], type: 0, raw: null, floats: [], ints: [], doubles: [] };
-  const at = { i: 0 };
-  while (at.i < buf.length) {
-    const key = Number(varint(buf, at)), field = key >> 3, wire = key & 7;
-    if (wire === 0) {
-      const v = varint(buf, at);
-      if (field === 1) t.dims.push(Number(v));
-      else if (field === 2) t.type = Number(v);
-      else if (field === 5 || field === 7) t.ints.push(v);
-    } else if (wire === 2) {
-      const len = Number(varint(buf, at)), body = buf.subarray(at.i, at.i + len);
-      at.i += len;
-      const sub = { i: 0 };
-      if (field === 9) t.raw = body;
-      else if (field === 1) while (sub.i < body.length) t.dims.push(Number(varint(body, sub)));
-      else if (field === 5 || field === 7) while (sub.i < body.length) t.ints.push(varint(body, sub));
-      else if (field === 4) for (let k = 0; k + 4 <= body.length; k += 4) t.floats.push(body.readFloatLE(k));
-      else if (field === 10) for (let k = 0; k + 8 <= body.length; k += 8) t.doubles.push(body.readDoubleLE(k));
-    } else if (wire === 5) at.i += 4;
-    else if (wire === 1) at.i += 8;
-    else throw new Error(`unsupported wire type ${wire}`);
-  }
-  return t;
-}
-
-const PROTO_TYPES = { 1: 'float32', 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16', 6: 'int32', 7: 'int64', 9: 'bool',
-                      10: 'float16', 11: 'float64', 12: 'uint32', 13: 'uint64' };
-
-function tensorFromProto(file) {
-  const t = readTensorProto(fs.readFileSync(file));
-  const type = PROTO_TYPES[t.type];
-  if (!type) throw new Error(`${file}: element type ${t.type} is not fed by this harness`);
-  const Ctor = TYPED[type];
-  const n = t.dims.reduce((x, y) => x * y, 1);
-  let data;
-  if (t.raw) data = new Ctor(t.raw.buffer.slice(t.raw.byteOffset, t.raw.byteOffset + t.raw.byteLength));
-  else {
-    data = new Ctor(n);
-    const src = type === 'float32' ? t.floats : type === 'float64' ? t.doubles : t.ints;
-    for (let k = 0; k < n; k++)
-      data[k] = type === 'int64' || type === 'uint64' ? BigInt(src[k] ?? 0n) : Number(src[k] ?? 0);
-  }
-  return { tensor: new ort.Tensor(type, data, t.dims), shape: t.dims };
-}
-
 async function profileIn(dir, a) {
   const options = { graphOptimizationLevel: a.opt, executionProviders: ['cpu'], enableProfiling: true,
                     profileFilePrefix: path.join(dir, 'profile'), executionMode: a.mode, logSeverityLevel: 3 };
@@ -236,14 +198,27 @@ async function profileIn(dir, a) {
   const rng = xorshift(a.seed);
   const feeds = {};
   const inputs = [];
+  // An input with an initializer keeps it unless told otherwise: its value is
+  // the model's default (a Loop's trip count), not the harness's.
+  let defaults = new Set();
+  try {
+    defaults = new Set(readGraph(fs.readFileSync(a.model)).initializers);
+  } catch (e) { /* feed everything */ }
+  const given = loadInputs(a.inputsFrom, session.inputNames);
+  for (const md of session.inputMetadata) {
+    if (given.has(md.name)) {
+      const g = given.get(md.name);
+      feeds[md.name] = g.tensor;
+      inputs.push({ name: md.name, type: md.type, shape: g.shape });
+      continue;
+    }
+    if (defaults.has(md.name) && !(md.name in a.values) && !(md.name in a.shapes)) continue;
+    const { tensor, shape } = makeInput(md, a, rng);
+    feeds[md.name] = tensor;
+    inputs.push({ name: md.name, type: md.type, shape });
+  }
   const outputs = [];
   try {
-    for (const [k, md] of session.inputMetadata.entries()) {
-      const file = a.inputsFrom ? path.join(a.inputsFrom, `input_${k}.pb`) : null;
-      const { tensor, shape } = file && fs.existsSync(file) ? tensorFromProto(file) : makeInput(md, a, rng);
-      feeds[md.name] = tensor;
-      inputs.push({ name: md.name, type: md.type, shape });
-    }
     for (let r = 0; r < a.runs; r++) {
       const result = await session.run(feeds);
       outputs.push(session.outputNames.map((n) => {

@@ -478,6 +478,42 @@ build_if_outer_scope (void)
   return gen_finish (&g);
 }
 
+/* An If on an input's value, as audio models test their sample rate: 16 kHz
+ * audio passes on, anything else is doubled in length (another shape). Only
+ * --input-value sr=16000 (or the Bounds popover) tells the shapes. */
+static PvOnnxBuilder *
+build_if_sample_rate (void)
+{
+  Gen g;
+  PvOnnxGraph *root, *then_branch, *else_branch;
+  const char *cond, *y;
+  PvOnnxNode *n;
+
+  gen_init (&g, 8);
+  root = g.graph;
+  pv_onnx_graph_add_input (root, "audio", T_FLOAT, "1,samples");
+  pv_onnx_graph_add_input (root, "sr", T_INT64, "");
+  cond = OUT (node (&g, "/rate", "Equal", IN ("sr", const_i64_scalar (&g, "/rate", 16000))));
+
+  g.graph = then_branch = pv_onnx_graph_new ("then_branch");
+  y = OUT (node (&g, "/keep", "Identity", IN ("audio")));
+  pv_onnx_graph_add_output (then_branch, y, T_FLOAT, "1,samples");
+
+  g.graph = else_branch = pv_onnx_graph_new ("else_branch");
+  n = node (&g, "/resample", "Concat", IN ("audio", "audio"));
+  pv_onnx_node_add_attr_int (n, "axis", 1);
+  pv_onnx_graph_add_output (else_branch, OUT (n), T_FLOAT, "1,?");
+
+  g.graph = root;
+  n = node (&g, "", "If", IN (cond));
+  pv_onnx_node_add_attr_graph (n, "else_branch", else_branch);
+  pv_onnx_node_add_attr_graph (n, "then_branch", then_branch);
+  y = OUT (node (&g, "/features", "Abs", IN (OUT (n))));
+  node_to (&g, "/features", "Sqrt", IN (y), "features");
+  pv_onnx_graph_add_output (root, "features", T_FLOAT, "1,?");
+  return gen_finish (&g);
+}
+
 static PvOnnxBuilder *
 build_wide_branches (void)
 {
@@ -654,6 +690,7 @@ static const struct
   { "wide_branches.onnx", build_wide_branches },
   { "loop.onnx", build_loop },
   { "control_flow.onnx", build_control_flow },
+  { "if_sample_rate.onnx", build_if_sample_rate },
 };
 
 /* Benchmark models */

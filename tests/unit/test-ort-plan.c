@@ -46,7 +46,7 @@ op_in (const char *op, const char *const *list)
 }
 
 static const PvKernelBehaviour *
-test_lookup (gpointer user_data, const PvGraph *graph, const PvNode *node)
+test_lookup (gpointer user_data, const PvGraph *graph, const PvNode *node, int input_elem_type)
 {
   const char *op = node->op_type;
 
@@ -82,7 +82,7 @@ new_builder (void)
 
 typedef struct {
   PvModel *model;
-  PvShapeInfo *shapes;
+  PvOrtShapes *shapes;
   PvOrtPlan *plan;
 } Planned;
 
@@ -90,7 +90,7 @@ static void
 planned_free (Planned *t)
 {
   pv_ort_plan_free (t->plan);
-  pv_shape_info_free (t->shapes);
+  pv_ort_shapes_unref (t->shapes);
   pv_model_free (t->model);
   g_free (t);
 }
@@ -150,7 +150,7 @@ plan_with (PvOnnxBuilder *b, const char *spec, PvStreamRegistry registry)
   g_autoptr (TestPartition) partition = NULL;
 
   t->model = pv_test_load_built (b, "test.onnx");
-  t->shapes = pv_shape_infer (t->model, NULL, &error);
+  t->shapes = pv_ort_shapes_new (t->model, &error);
   g_assert_no_error (error);
   if (spec)
     partition = test_partition (t->model->graph, spec);
@@ -1393,7 +1393,7 @@ test_ort_para_plan_creation (void)
 {
   g_autofree char *path = NULL;
   g_autoptr (PvModel) m = NULL;
-  g_autoptr (PvShapeInfo) shapes = NULL;
+  g_autoptr (PvOrtShapes) shapes = NULL;
   g_autoptr (TestPartition) partition = NULL;
   g_autoptr (PvOrtPlan) plan = NULL;
   g_autoptr (GError) error = NULL;
@@ -1411,7 +1411,7 @@ test_ort_para_plan_creation (void)
     }
   m = pv_model_load_from_file (path, &error);
   g_assert_no_error (error);
-  shapes = pv_shape_infer (m, NULL, &error);
+  shapes = pv_ort_shapes_new (m, &error);
   g_assert_no_error (error);
   partition = test_partition (m->graph, "0:conv_0,relu_0,maxpool_0,conv_4,add_0;0:conv_1,relu_1,conv_2,relu_2,conv_3");
   plan = pv_ort_plan_new (m->graph, shapes, &partition->partition, PV_REGISTRY_CPU, test_lookup, NULL, &error);

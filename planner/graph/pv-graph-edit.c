@@ -111,6 +111,35 @@ pv_graph_edit_set_attr_int (PvGraph *graph, int node_id, const char *name, gint6
 }
 
 void
+pv_graph_edit_set_attr_ints (PvGraph *graph, int node_id, const char *name, const gint64 *values, guint n)
+{
+  PvAttribute *a = attr_slot (graph, node_id, name);
+  a->type = PV_ATTR_INTS;
+  a->n = n;
+  g_free (a->ints);
+  /* Attribute lists are the graph's to free (pv_graph_free). */
+  a->ints = g_memdup2 (values, sizeof (gint64) * n);
+}
+
+int
+pv_graph_edit_add_initializer (PvGraph *graph, const char *name, PvTensor *tensor)
+{
+  PvType type = { PV_TYPE_TENSOR, tensor->elem_type, tensor->n_dims, NULL };
+  g_autofree PvDim *dims = g_new0 (PvDim, MAX (tensor->n_dims, 1));
+  int id;
+
+  for (int d = 0; d < tensor->n_dims; d++)
+    dims[d] = (PvDim) { PV_DIM_VALUE, tensor->dims[d], NULL };
+  type.dims = dims;
+  id = pv_graph_edit_add_value (graph, name, &type);
+  graph->values[id].flags |= PV_VALUE_INITIALIZER | PV_VALUE_FROM_CONSTANT;
+  graph->values[id].initializer = tensor;
+  graph->initializers = g_renew (int, graph->initializers, graph->n_initializers + 1);
+  graph->initializers[graph->n_initializers++] = id;
+  return id;
+}
+
+void
 pv_graph_edit_set_attr_float (PvGraph *graph, int node_id, const char *name, float value)
 {
   PvAttribute *a = attr_slot (graph, node_id, name);

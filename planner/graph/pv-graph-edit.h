@@ -22,6 +22,14 @@ int pv_graph_edit_add_value (PvGraph *graph, const char *name, const PvType *typ
 int pv_graph_edit_add_node (PvGraph *graph, const char *name, const char *op_type, int opset, const int *inputs,
                             int n_inputs, const int *outputs, int n_outputs);
 
+/* A new initializer @name holding @tensor (taken), last in the graph's
+ * initializer order, as ORT makes one of a Constant in an inlined function
+ * body. Returns its value id. */
+int pv_graph_edit_add_initializer (PvGraph *graph, const char *name, PvTensor *tensor);
+
+/* Adds (or overwrites) integer list attribute @name of @node. */
+void pv_graph_edit_set_attr_ints (PvGraph *graph, int node, const char *name, const gint64 *values, guint n);
+
 /* Adds (or, when present, overwrites) integer attribute @name of @node. */
 void pv_graph_edit_set_attr_int (PvGraph *graph, int node, const char *name, gint64 value);
 

@@ -420,6 +420,61 @@ body_value (Rewrite *r, int call, const char *what)
   return pv_graph_edit_add_value (r->graph, name, NULL);
 }
 
+/* An int64 vector initializer for an inlined body's Constant (ORT makes
+ * its Constants initializers). */
+static int
+body_axes (Rewrite *r, int call, gint64 axis)
+{
+  const PvNode *node = &r->graph->nodes[call];
+  g_autofree char *base = g_strdup_printf ("_inlfunc_%s_axes", node->op_type);
+  g_autofree char *name = generate_name (r, base);
+  PvTensor *t = g_new0 (PvTensor, 1);
+
+  t->elem_type = PV_ELEM_INT64;
+  t->n_dims = 1;
+  t->dims = g_new (gint64, 1);
+  t->dims[0] = 1;
+  t->data = g_bytes_new (&axis, sizeof axis);
+  return pv_graph_edit_add_initializer (r->graph, name, t);
+}
+
+/* Softmax-13 and LogSoftmax-13: X - max, Exp, sum, then Div (Softmax) or
+ * Sub of the Log (LogSoftmax), over the axes Constant; ReduceMax takes its
+ * axes as an attribute before opset 18. */
+static void
+inline_softmax (Rewrite *r, int call, int opset)
+{
+  const PvNode *node = &r->graph->nodes[call];
+  const PvAttribute *axis_attr = pv_node_find_attr (node, "axis");
+  gint64 axis = axis_attr ? axis_attr->i : -1;
+  gboolean log = strcmp (node->op_type, "LogSoftmax") == 0;
+  int x = node->inputs[0], y = node->outputs[0];
+  int axes = body_axes (r, call, axis);
+  int max = body_value (r, call, "X_ReduceMax"), sub = body_value (r, call, "X_Sub");
+  int e = body_value (r, call, "X_Exp"), sum = body_value (r, call, "X_ReduceSum");
+  int id;
+
+  id = opset >= 18 ? pv_graph_edit_add_node (r->graph, "", "ReduceMax", opset, (int[]) { x, axes }, 2, &max, 1)
+                   : pv_graph_edit_add_node (r->graph, "", "ReduceMax", opset, &x, 1, &max, 1);
+  if (opset < 18)
+    pv_graph_edit_set_attr_ints (r->graph, id, "axes", &axis, 1);
+  pv_graph_edit_set_attr_int (r->graph, id, "keepdims", 1);
+  pv_graph_edit_add_node (r->graph, "", "Sub", opset, (int[]) { x, max }, 2, &sub, 1);
+  pv_graph_edit_add_node (r->graph, "", "Exp", opset, &sub, 1, &e, 1);
+  id = pv_graph_edit_add_node (r->graph, "", "ReduceSum", opset, (int[]) { e, axes }, 2, &sum, 1);
+  pv_graph_edit_set_attr_int (r->graph, id, "keepdims", 1);
+  if (!log)
+    {
+      pv_graph_edit_add_node (r->graph, "", "Div", opset, (int[]) { e, sum }, 2, &y, 1);
+      return;
+    }
+  {
+    int lg = body_value (r, call, "X_Log");
+    pv_graph_edit_add_node (r->graph, "", "Log", opset, &sum, 1, &lg, 1);
+    pv_graph_edit_add_node (r->graph, "", "Sub", opset, (int[]) { sub, lg }, 2, &y, 1);
+  }
+}
+
 /* The ONNX function bodies planviz inlines as ORT does: their nodes come
  * after every other, unnamed, and the call node goes. FALSE when planviz
  * does not know the op's body. */
@@ -450,6 +505,11 @@ inline_body (Rewrite *r, int call, int opset)
       pv_graph_edit_set_attr_float (r->graph, id, "alpha", 1.0f / 6.0f);
       pv_graph_edit_set_attr_float (r->graph, id, "beta", 0.5f);
       pv_graph_edit_add_node (r->graph, "", "Mul", opset, (int[]) { x, a }, 2, &y, 1);
+      return TRUE;
+    }
+  if (strcmp (node->op_type, "Softmax") == 0 || strcmp (node->op_type, "LogSoftmax") == 0)
+    {
+      inline_softmax (r, call, opset);
       return TRUE;
     }
   return FALSE;

@@ -25,11 +25,12 @@
  * the nodes no kernel takes whose op has an ONNX function body (the ops
  * data/ort-cpu-fp16.json lists as inlined): the call node goes (a NodeIndex
  * hole), its body's nodes come at the end, unnamed. planviz inlines CastLike
- * (in the loader), Mish and HardSwish.
+ * (in the loader), Mish, HardSwish, and Softmax/LogSoftmax from opset 13
+ * (float16: their body's Constant becomes an initializer).
  *
  * Not modelled yet (pv_ort_graph_rewrite() says so in the model's notes):
  * the other inlined ops (NLL/SCE losses, CenterCropPad, GroupNormalization,
- * Bernoulli, and float16 Softmax/LogSoftmax and friends), float16 nodes in
+ * Bernoulli, and float16 Hardmax and friends), float16 nodes in
  * subgraphs, bfloat16 (ORT inserts no Casts for it), model-local functions,
  * EnsureUniqueDQForNodeUnit. */
 #pragma once

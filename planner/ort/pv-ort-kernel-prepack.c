@@ -87,6 +87,27 @@ prepack_recurrent (const PvOrtKernelEnv *env, const PvNode *node, gint64 gates)
   return total;
 }
 
+/* LayerNormImpl::PrePack for MLFloat16: constant scale and bias converted
+ * to float32 (ConvertMLFloat16ToFloatIfNeeded, reserved). */
+static guint64
+prepack_layer_norm (const PvOrtKernelEnv *env, const PvNode *node)
+{
+  guint64 total = 0;
+
+  for (int k = 1; k <= 2; k++)
+    {
+      gint64 d[PV_ORT_KERNEL_MAX_RANK];
+      int rank;
+      if (!pv_ort_kernel_has_input (node, k) || !is_constant (env->graph, node->inputs[k]) ||
+          pv_ort_kernel_input_type (env, node, k) != PV_ELEM_FLOAT16)
+        continue;
+      rank = pv_ort_kernel_input_dims (env, node, k, d);
+      if (rank >= 0)
+        total += (guint64) pv_ort_kernel_product (d, rank) * 4;
+    }
+  return total;
+}
+
 guint64
 pv_ort_kernel_prepack_bytes (const PvOrtKernelEnv *env, const PvNode *node)
 {
@@ -100,6 +121,8 @@ pv_ort_kernel_prepack_bytes (const PvOrtKernelEnv *env, const PvNode *node)
     return prepack_gemm_b (env, node, FALSE);
   if (g_str_equal (node->op_type, "ConvTranspose"))
     return prepack_conv_transpose (env, node);
+  if (g_str_equal (node->op_type, "LayerNormalization"))
+    return prepack_layer_norm (env, node);
   if (g_str_equal (node->op_type, "LSTM"))
     return prepack_recurrent (env, node, 4);
   return 0;

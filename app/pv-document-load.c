@@ -116,8 +116,17 @@ _pv_document_read_partition_text (GFile *file, GCancellable *cancellable, char *
       return FALSE;
     }
   *text = g_steal_pointer (&contents);
+  /* ORT writes its config on one line, too long to show and highlight:
+   * the editor gets the same JSON, pretty-printed. */
+  if (pv_partition_text_has_long_line (*text))
+    {
+      char *pretty = pv_partition_text_reformat (*text);
+      if (pretty)
+        g_free (*text), *text = pretty;
+    }
   return TRUE;
 }
+
 
 static PvModel *
 load_model (GFile *file, GCancellable *cancellable, GError **error)

@@ -186,6 +186,9 @@ replace_text (PvPartitionEditor *self, const char *text, gboolean undoable)
   GtkTextIter start;
   int line = 0;
 
+  /* GtkSourceView gives up on a long line with a critical: no colours for
+   * such a text (the document reformats ORT's one-line configs). */
+  gtk_source_buffer_set_highlight_syntax (self->buffer, !pv_partition_text_has_long_line (text));
   if (undoable)
     {
       GtkTextIter cursor;
@@ -513,6 +516,21 @@ replan_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* A long line typed or pasted turns highlighting off before GtkSourceView
+ * chokes on it; replace_text() decides again for a whole new text. */
+static void
+buffer_insert_text_cb (GtkTextBuffer *buffer, GtkTextIter *where, const char *text, int len, gpointer user_data)
+{
+  PvPartitionEditor *self = user_data;
+  g_autofree char *chunk = NULL;
+
+  if (len < 4096 || !gtk_source_buffer_get_highlight_syntax (self->buffer))
+    return;
+  chunk = g_strndup (text, len);
+  if (pv_partition_text_has_long_line (chunk))
+    gtk_source_buffer_set_highlight_syntax (self->buffer, FALSE);
+}
+
 static void
 buffer_changed_cb (PvPartitionEditor *self, GtkTextBuffer *buffer)
 {
@@ -778,6 +796,7 @@ pv_partition_editor_init (PvPartitionEditor *self)
   add_mark_attributes (self, PV_PARTITION_MARK_WARNING, "planviz-warning", "rgba(229,165,10,0.12)", 10);
 
   g_signal_connect_object (self->buffer, "changed", G_CALLBACK (buffer_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->buffer, "insert-text", G_CALLBACK (buffer_insert_text_cb), self, 0);
 
   self->replan_source = g_source_new (&replan_source_funcs, sizeof (GSource));
   g_source_set_name (self->replan_source, "pv-partition-replan");

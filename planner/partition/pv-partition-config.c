@@ -4,6 +4,7 @@
  * between streams pv-partition-move.c. */
 #include "pv-partition-private.h"
 
+#include <cjson/cJSON.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------------- */
@@ -268,4 +269,71 @@ pv_partition_config_to_json (const PvGraph *graph, const PvPartitionConfig *conf
   device_strv = g_strv_builder_end (devices);
   return pv_partition_write_config ((GPtrArray *const *) names->pdata, (const char *const *) device_strv,
                                     config->n_streams, pretty);
+}
+
+/* GtkSourceView stops highlighting (with a critical) when one line takes
+ * too long; GtkTextView lays a long line out for seconds. */
+#define PV_PARTITION_LONG_LINE 4096
+
+gboolean
+pv_partition_text_has_long_line (const char *text)
+{
+  for (const char *line = text; line && *line;)
+    {
+      const char *nl = strchr (line, '\n');
+      gsize len = nl ? (gsize) (nl - line) : strlen (line);
+      if (len > PV_PARTITION_LONG_LINE)
+        return TRUE;
+      line = nl ? nl + 1 : NULL;
+    }
+  return FALSE;
+}
+
+/* @item at @depth, every array element and object member on a line of
+ * its own, two spaces a level (cJSON_Print keeps arrays on one line). */
+static void
+print_item (GString *out, const cJSON *item, int depth)
+{
+  gboolean object = cJSON_IsObject (item);
+  char *scalar;
+
+  if (!object && !cJSON_IsArray (item))
+    {
+      scalar = cJSON_PrintUnformatted (item);
+      g_string_append (out, scalar ? scalar : "null");
+      cJSON_free (scalar);
+      return;
+    }
+  g_string_append_c (out, object ? '{' : '[');
+  for (const cJSON *child = item->child; child; child = child->next)
+    {
+      g_string_append_printf (out, "\n%*s", 2 * (depth + 1), "");
+      if (object)
+        {
+          cJSON key = { .type = cJSON_String, .valuestring = child->string };
+          print_item (out, &key, depth + 1);
+          g_string_append (out, ": ");
+        }
+      print_item (out, child, depth + 1);
+      if (child->next)
+        g_string_append_c (out, ',');
+    }
+  if (item->child)
+    g_string_append_printf (out, "\n%*s", 2 * depth, "");
+  g_string_append_c (out, object ? '}' : ']');
+}
+
+char *
+pv_partition_text_reformat (const char *text)
+{
+  cJSON *json = cJSON_Parse (text);
+  GString *out;
+
+  if (json == NULL)
+    return NULL;
+  out = g_string_new (NULL);
+  print_item (out, json, 0);
+  g_string_append_c (out, '\n');
+  cJSON_Delete (json);
+  return g_string_free (out, FALSE);
 }

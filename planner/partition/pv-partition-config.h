@@ -67,6 +67,14 @@ int *pv_partition_devices_for_ops (const PvGraph *graph, const char *const *op_t
  * an empty file. */
 char *pv_partition_config_to_json (const PvGraph *graph, const PvPartitionConfig *config, gboolean pretty);
 
+/* TRUE when a line of config @text is longer than text views show and
+ * highlight in good time (ORT writes its config on one line). */
+gboolean pv_partition_text_has_long_line (const char *text);
+
+/* @text's JSON pretty-printed (same keys, order, duplicates and values),
+ * or NULL when @text is no JSON. */
+char *pv_partition_text_reformat (const char *text);
+
 typedef enum {
   PV_FINDING_ERROR,
   PV_FINDING_WARNING,

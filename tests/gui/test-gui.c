@@ -602,6 +602,52 @@ test_cli_screenshot (void)
 
 /* ---- main ---- */
 
+/* ORT writes its config on one line (2.6 MB on a 95k-node model), which
+ * GtkSourceView cannot highlight (a critical) and GtkTextView lays out for
+ * seconds: the editor shows the same JSON, one name per line, and a long
+ * line pasted later turns highlighting off instead. */
+static void
+test_one_line_config (Fixture *fx, gconstpointer data)
+{
+  g_autofree char *path = data_path ("wide_branches.two-streams.json");
+  g_autofree char *text = NULL, *compact = NULL, *one_line = NULL, *shown = NULL, *dir = NULL, *out = NULL;
+  g_autofree char *padding = g_strnfill (5000, ' ');
+  g_autofree char *long_line = g_strnfill (6000, 'x');
+  g_autoptr (GFile) model = NULL;
+  g_autoptr (GFile) config = NULL;
+  GtkSourceBuffer *buffer = pv_partition_editor_get_buffer (fx->editor);
+  cJSON *original, *edited;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  original = cJSON_Parse (text);
+  compact = cJSON_PrintUnformatted (original);
+  one_line = g_strconcat ("{", padding, compact + 1, NULL);
+  dir = g_dir_make_tmp ("pv-one-line-XXXXXX", NULL);
+  out = g_build_filename (dir, "ort-written.json", NULL);
+  g_assert_true (g_file_set_contents (out, one_line, -1, NULL));
+  model = g_file_new_for_path (data_path ("wide_branches.onnx"));
+  config = g_file_new_for_path (out);
+  pv_window_open (fx->window, model, config);
+  g_assert_true (wait_until (fx, settled));
+
+  shown = pv_partition_editor_dup_text (fx->editor);
+  g_assert_false (pv_partition_text_has_long_line (shown));
+  edited = cJSON_Parse (shown);
+  g_assert_true (cJSON_Compare (original, edited, TRUE));
+  g_assert_true (gtk_source_buffer_get_highlight_syntax (buffer));
+  g_assert_false (pv_partition_editor_get_modified (fx->editor));
+  g_assert_cmpuint (n_streams_planned (fx), ==, 2);
+  save_widget_screenshot (GTK_WIDGET (fx->window), "gui-one-line-config.png");
+
+  gtk_text_buffer_insert_at_cursor (GTK_TEXT_BUFFER (buffer), long_line, -1);
+  g_assert_false (gtk_source_buffer_get_highlight_syntax (buffer));
+  spin (200);
+  cJSON_Delete (original);
+  cJSON_Delete (edited);
+  g_remove (out);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -619,6 +665,7 @@ main (int argc, char **argv)
   ADD ("/gui/edit/broken-json", test_broken_json, NULL);
   ADD ("/gui/edit/refused", test_refused_config, NULL);
   ADD ("/gui/edit/format-reset", test_format_reset, NULL);
+  ADD ("/gui/edit/one-line-config", test_one_line_config, NULL);
   ADD ("/gui/save", test_save, NULL);
   ADD ("/gui/export", test_export, NULL);
   ADD ("/gui/view/navigation", test_navigation, NULL);

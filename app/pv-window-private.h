@@ -4,6 +4,7 @@
 
 #include "pv-subgraph-bar.h"
 #include "pv-subgraph-nav.h"
+#include "pv-find-bar.h"
 #include "pv-inspector.h"
 #include "pv-live-view.h"
 #include "pv-summary-view.h"
@@ -68,6 +69,7 @@ struct _PvWindow
   PvInspector *inspector;
   PvValuesView *values;
   PvLiveView *live;
+  PvFindBar *find_bar;
   GMenu *recent_menu;
   GtkWidget *recent_box;
   GtkBox *recent_list;
@@ -117,6 +119,10 @@ void _pv_window_update_dimmed (PvWindow *self);
 /* pv-window-live.c: the Live page, the instant and the span. */
 void _pv_window_class_live_init (PvWindowClass *klass);
 void _pv_window_live_init (PvWindow *self);
+
+/* pv-window-find.c: Find over the timeline (Ctrl+F, Ctrl+G). */
+void _pv_window_class_find_init (PvWindowClass *klass);
+void _pv_window_find_init (PvWindow *self);
 
 /* pv-window-subgraph.c */
 void _pv_window_class_subgraph_init (PvWindowClass *klass);

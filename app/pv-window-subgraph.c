@@ -53,7 +53,10 @@ nav_changed_cb (PvWindow *self, PvSubgraphNav *nav)
   if (shown && timeline && shown->graph != timeline->graph)
     pv_timeline_view_clear_selection (self->timeline);
   if (timeline != shown)
-    pv_timeline_view_set_model (self->timeline, timeline);
+    {
+      pv_timeline_view_set_model (self->timeline, timeline);
+      pv_find_bar_refresh (self->find_bar);
+    }
   if (depth > 0)
     {
       g_autofree char *title = pv_subgraph_nav_dup_crumb (nav, depth);

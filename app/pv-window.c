@@ -746,6 +746,7 @@ pv_window_class_init (PvWindowClass *klass)
   _pv_window_class_actions_init (klass);
   _pv_window_class_subgraph_init (klass);
   _pv_window_class_live_init (klass);
+  _pv_window_class_find_init (klass);
   _pv_window_class_progress_init (klass);
   _pv_window_class_recent_init (klass);
 }
@@ -823,6 +824,7 @@ pv_window_init (PvWindow *self)
 
   _pv_window_subgraph_init (self);
   _pv_window_live_init (self);
+  _pv_window_find_init (self);
   _pv_window_progress_init (self);
   g_signal_connect_object (self->document, "notify::stale", G_CALLBACK (document_stale_cb), self, G_CONNECT_SWAPPED);
   document_planner_cb (self, NULL, self->document);

@@ -180,3 +180,35 @@ pv_timeline_view_set_found_nodes (PvTimelineView *self, const int *nodes, guint 
     g_array_append_vals (self->found_nodes, nodes, n_nodes);
   _pv_timeline_view_push_options (self);
 }
+
+const int *
+pv_timeline_view_get_found_nodes (PvTimelineView *self, guint *n_nodes)
+{
+  g_return_val_if_fail (PV_IS_TIMELINE_VIEW (self), NULL);
+  *n_nodes = self->found_nodes->len;
+  return (const int *) self->found_nodes->data;
+}
+
+void
+pv_timeline_view_reveal (PvTimelineView *self, double t0, double t1)
+{
+  const PvTimelineViewport *vp;
+  double span, margin;
+
+  g_return_if_fail (PV_IS_TIMELINE_VIEW (self));
+  if (self->renderer == NULL)
+    return;
+  vp = pv_timeline_renderer_get_viewport (self->renderer);
+  span = vp->t1 - vp->t0;
+  margin = span * 0.05;
+  if (t0 >= vp->t0 + margin && t1 <= vp->t1 - margin)
+    return;
+  if (t1 - t0 > span - 2 * margin)
+    pv_timeline_renderer_focus (self->renderer, t0, t1);
+  else
+    {
+      double mid = (t0 + t1) / 2;
+      pv_timeline_renderer_set_time_range (self->renderer, mid - span / 2, mid + span / 2);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}

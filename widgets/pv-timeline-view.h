@@ -101,6 +101,14 @@ void              pv_timeline_view_set_found_nodes   (PvTimelineView        *sel
                                                       const int             *nodes,
                                                       guint                  n_nodes);
 
+const int        *pv_timeline_view_get_found_nodes   (PvTimelineView        *self,
+                                                      guint                 *n_nodes);
+/* Pans (zooming out only when the span is wider than the view) so that
+ * [@t0, @t1] is on screen; the zoom stays when it already is. */
+void              pv_timeline_view_reveal            (PvTimelineView        *self,
+                                                      double                 t0,
+                                                      double                 t1);
+
 void              pv_timeline_view_zoom              (PvTimelineView        *self,
                                                       double                 factor);
 void              pv_timeline_view_zoom_fit          (PvTimelineView        *self);

@@ -12,6 +12,7 @@
 #include <gdk/x11/gdkx.h>
 
 #include "gui-fixture.h"
+#include "pv-find-bar.h"
 #include "pv-live-view.h"
 #include "pv-schedule.h"
 
@@ -426,6 +427,211 @@ test_range (Fixture *fx, gconstpointer data)
   g_assert_true (wait_until (fx, range_selected));
 }
 
+
+/* ---- Find ---- */
+
+static PvFindBar *
+find_bar (Fixture *fx)
+{
+  GtkWidget *w = find_widget (GTK_WIDGET (fx->window), PV_TYPE_FIND_BAR);
+  g_assert_nonnull (w);
+  return PV_FIND_BAR (w);
+}
+
+static gboolean
+find_open (Fixture *fx)
+{
+  return pv_find_bar_get_open (find_bar (fx)) &&
+         gtk_widget_has_focus (gtk_root_get_focus (GTK_ROOT (fx->window))) &&
+         gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (fx->window)), GTK_WIDGET (find_bar (fx)));
+}
+
+static guint want_matches;
+static const char *want_needle;
+
+static gboolean holds (const char *text, const char *needle);
+
+/* The bar searched @want_needle (its search runs a moment after typing
+ * stops) and found @want_matches, the current one selected. */
+static gboolean
+matches_found (Fixture *fx)
+{
+  PvTimelineModel *m = pv_timeline_view_get_model (fx->view);
+  const PvTimelineSelection *sel = pv_timeline_view_get_selection (fx->view);
+  const PvGraph *g = m->graph;
+  gboolean selected = (sel->kind == PV_TIMELINE_HIT_KERNEL &&
+                       (holds (g->nodes[sel->id].name, want_needle) || holds (g->nodes[sel->id].op_type, want_needle))) ||
+                      (sel->kind == PV_TIMELINE_HIT_VALUE && holds (g->values[sel->id].name, want_needle));
+  return g_strcmp0 (gtk_editable_get_text (pv_find_bar_get_entry (find_bar (fx))), want_needle) == 0 &&
+         pv_find_bar_get_n_matches (find_bar (fx)) == want_matches && pv_find_bar_get_current (find_bar (fx)) >= 0 &&
+         selected;
+}
+
+static int want_current;
+
+static gboolean
+current_is (Fixture *fx)
+{
+  return pv_find_bar_get_current (find_bar (fx)) == want_current;
+}
+
+static gboolean
+find_closed (Fixture *fx)
+{
+  return !pv_find_bar_get_open (find_bar (fx));
+}
+
+static gboolean
+holds (const char *text, const char *needle)
+{
+  g_autofree char *a = g_utf8_casefold (text, -1), *b = g_utf8_casefold (needle, -1);
+  return strstr (a, b) != NULL;
+}
+
+/* Types @text key by key (xdotool's `type` drops keys under Xvfb). */
+static void
+type_text (const char *text)
+{
+  g_autoptr (GString) keys = g_string_new (NULL);
+
+  for (const char *c = text; *c; c++)
+    {
+      const char *name = *c == '/' ? "slash" : *c == '.' ? "period" : *c == '_' ? "underscore" : *c == ':' ? "colon"
+                         : *c == '-' ? "minus" : NULL;
+      if (name)
+        g_string_append_printf (keys, " %s", name);
+      else
+        g_string_append_printf (keys, " %c", *c);
+    }
+  xdo ("key --delay 20%s", keys->str);
+}
+
+/* Types @needle into the open bar; checks the matches against the drawn
+ * model's kernels and values (those with a bar in the memory view shown),
+ * and that the current one is selected and on screen. */
+static void
+find_and_check (Fixture *fx, const char *needle)
+{
+  PvTimelineModel *m = pv_timeline_view_get_model (fx->view);
+  const PvTimelineMemory *mem = &m->memory[pv_timeline_view_get_memory_view (fx->view)];
+  const PvGraph *g = m->graph;
+  const PvTimelineSelection *sel;
+  const PvTimelineViewport *vp;
+  guint n_kernels = 0, n_values = 0, n_found = 0;
+  double t0, t1;
+
+  for (int k = 0; k < m->n_kernels; k++)
+    n_kernels += holds (g->nodes[m->kernels[k].node].name, needle) || holds (g->nodes[m->kernels[k].node].op_type, needle);
+  for (int v = 0; v < g->n_values; v++)
+    n_values += mem->available && mem->value_bar[v] >= 0 && holds (g->values[v].name, needle);
+  g_test_message ("“%s”: %u kernels, %u values", needle, n_kernels, n_values);
+  g_assert_cmpuint (n_kernels, >, 0);
+  xdo ("key ctrl+a BackSpace");
+  type_text (needle);
+  want_matches = n_kernels + n_values;
+  want_needle = needle;
+  if (!wait_until (fx, matches_found))
+    g_error ("entry “%s” (focus %s): %u matches, want %u", gtk_editable_get_text (pv_find_bar_get_entry (find_bar (fx))),
+             gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (fx->window)), GTK_WIDGET (find_bar (fx))) ? "in the bar" : G_OBJECT_TYPE_NAME (gtk_widget_get_parent (gtk_root_get_focus (GTK_ROOT (fx->window)))),
+             pv_find_bar_get_n_matches (find_bar (fx)), want_matches);
+  pv_timeline_view_get_found_nodes (fx->view, &n_found);
+  g_assert_cmpuint (n_found, ==, n_kernels);
+  sel = pv_timeline_view_get_selection (fx->view);
+  g_assert_true (sel->kind == PV_TIMELINE_HIT_KERNEL || sel->kind == PV_TIMELINE_HIT_VALUE);
+  if (sel->kind == PV_TIMELINE_HIT_KERNEL)
+    {
+      g_assert_true (holds (g->nodes[sel->id].name, needle) || holds (g->nodes[sel->id].op_type, needle));
+      t0 = m->kernels[m->node_kernel[sel->id]].start;
+      t1 = m->kernels[m->node_kernel[sel->id]].end;
+    }
+  else
+    {
+      g_assert_true (holds (g->values[sel->id].name, needle));
+      t0 = mem->bars[mem->value_bar[sel->id]].start;
+      t1 = mem->bars[mem->value_bar[sel->id]].end;
+    }
+  vp = pv_timeline_renderer_get_viewport (pv_timeline_view_get_renderer (fx->view));
+  g_assert_cmpfloat (t0, >=, vp->t0);
+  g_assert_cmpfloat (t1, <=, vp->t1);
+}
+
+/* Ctrl+F, a node's name, then an op type; Enter, Shift+Enter, Ctrl+G step
+ * through the matches; Esc closes the bar and its tint. */
+static void
+test_find (Fixture *fx, gconstpointer data)
+{
+  PvTimelineModel *m = pv_timeline_view_get_model (fx->view);
+  const PvGraph *g = m->graph;
+  const char *name = NULL, *op = g->nodes[m->kernels[0].node].op_type;
+  const int *found;
+  guint n_found = 0, n_op = 0;
+  int n;
+
+  /* The last kernel whose name no other node's name or op type holds. */
+  for (int k = m->n_kernels - 1; k >= 0 && name == NULL; k--)
+    {
+      const char *candidate = g->nodes[m->kernels[k].node].name;
+      gboolean unique = TRUE;
+      for (int j = 0; j < g->n_nodes && unique; j++)
+        unique = j == m->kernels[k].node || (!holds (g->nodes[j].name, candidate) && !holds (g->nodes[j].op_type, candidate));
+      if (unique)
+        name = candidate;
+    }
+  g_assert_nonnull (name);
+
+  focus_timeline (fx);
+  /* Zoomed in at the start: the last kernel is off screen until found. */
+  pv_timeline_view_zoom (fx->view, 6);
+  xdo ("key ctrl+f");
+  g_assert_true (wait_until (fx, find_open));
+  /* Keys sent while the bar slides in are lost (its revealer is not yet
+   * showing the entry): wait for the slide to end. */
+  spin (400);
+  /* By name: that kernel, selected (it comes first: kernels before values). */
+  find_and_check (fx, name);
+  found = pv_timeline_view_get_found_nodes (fx->view, &n_found);
+  g_assert_cmpuint (n_found, ==, 1);
+  g_assert_cmpstr (g->nodes[found[0]].name, ==, name);
+  g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->kind, ==, PV_TIMELINE_HIT_KERNEL);
+  g_assert_cmpstr (g->nodes[pv_timeline_view_get_selection (fx->view)->id].name, ==, name);
+  /* By op type: every kernel of it among the finds. */
+  find_and_check (fx, op);
+  found = pv_timeline_view_get_found_nodes (fx->view, &n_found);
+  for (int k = 0; k < m->n_kernels; k++)
+    if (strcmp (g->nodes[m->kernels[k].node].op_type, op) == 0)
+      {
+        gboolean in = FALSE;
+        for (guint i = 0; i < n_found; i++)
+          in |= found[i] == m->kernels[k].node;
+        g_assert_true (in);
+        n_op++;
+      }
+  g_assert_cmpuint (n_op, >, 0);
+  find_and_check (fx, "relu");
+  n = (int) pv_find_bar_get_n_matches (find_bar (fx));
+  g_assert_cmpint (n, >, 2);
+  want_current = (pv_find_bar_get_current (find_bar (fx)) + 1) % n;
+  xdo ("key Return");
+  g_assert_true (wait_until (fx, current_is));
+  want_current = (want_current + 1) % n;
+  xdo ("key ctrl+g");
+  g_assert_true (wait_until (fx, current_is));
+  want_current = (want_current + n - 1) % n;
+  xdo ("key shift+Return");
+  g_assert_true (wait_until (fx, current_is));
+  save_screenshot (fx);
+  xdo ("key Escape");
+  g_assert_true (wait_until (fx, find_closed));
+  pv_timeline_view_get_found_nodes (fx->view, &n_found);
+  g_assert_cmpuint (n_found, ==, 0);
+  /* Again, for the final screenshot (closing the bar emptied it). */
+  xdo ("key ctrl+f");
+  g_assert_true (wait_until (fx, find_open));
+  spin (400);
+  find_and_check (fx, "relu");
+  spin (200);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -443,6 +649,7 @@ main (int argc, char **argv)
   ADD ("/live/key-p", test_key_p, "mlp.onnx");
   ADD ("/live/body", test_body, "control_flow.onnx");
   ADD ("/live/range", test_range, "cnn.onnx");
+  ADD ("/live/find", test_find, NULL);
   status = gui_fixture_run ();
   g_free (xdotool);
   return status;

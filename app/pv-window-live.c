@@ -3,12 +3,13 @@
  * what a Shift+dragged span costs; the timeline marks both. */
 #include "pv-window-private.h"
 
-/* The graph the timeline shows: the main graph's or an open body's. */
+/* The graph the timeline shows: NULL for the main graph (whichever graph
+ * its next plan has), else the open body's. */
 static const PvGraph *
 shown_graph (PvWindow *self)
 {
   PvTimelineModel *model = _pv_window_shown_timeline (self);
-  return model ? model->graph : NULL;
+  return model && pv_subgraph_nav_get_depth (self->nav) > 0 ? model->graph : NULL;
 }
 
 static void
@@ -66,6 +67,14 @@ live_at_peak_action (GtkWidget *widget, const char *name, GVariant *param)
 
   if (!pv_timeline_view_jump_to_peak (self->timeline))
     gtk_widget_error_bell (widget);
+}
+
+void
+_pv_window_live_graph_changed (PvWindow *self)
+{
+  pv_live_view_show_instant (self->live, NULL, 0, -1);
+  pv_live_view_show_range (self->live, NULL, 0, 0, 0);
+  pv_timeline_view_set_range (self->timeline, 0, 0);
 }
 
 void

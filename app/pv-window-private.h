@@ -119,6 +119,8 @@ void _pv_window_update_dimmed (PvWindow *self);
 /* pv-window-live.c: the Live page, the instant and the span. */
 void _pv_window_class_live_init (PvWindowClass *klass);
 void _pv_window_live_init (PvWindow *self);
+/* The timeline shows another graph: the instant and span are forgotten. */
+void _pv_window_live_graph_changed (PvWindow *self);
 
 /* pv-window-find.c: Find over the timeline (Ctrl+F, Ctrl+G). */
 void _pv_window_class_find_init (PvWindowClass *klass);

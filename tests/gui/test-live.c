@@ -328,6 +328,31 @@ test_body (Fixture *fx, gconstpointer data)
   g_assert_true (wait_until (fx, instant_shown));
   assert_live_list (fx, curve->peak_time, PV_PLANNER_ORT);
   show_live_page (fx);
+  save_screenshot (fx);
+
+  /* Back to the main graph: the body's instant means nothing there. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.subgraph-up", NULL));
+  g_assert_true (wait_until (fx, settled));
+  g_assert_true (pv_timeline_view_get_model (fx->view)->graph == g);
+  g_assert_false (pv_live_view_get_instant (live_view (fx), NULL, NULL));
+  g_assert_cmpfloat (pv_timeline_view_get_instant (fx->view), <, 0);
+  {
+    guint n_marked = 0;
+    pv_timeline_view_get_marked_values (fx->view, &n_marked);
+    g_assert_cmpuint (n_marked, ==, 0);
+  }
+  /* And the main graph's own peak. */
+  s = shown_session (fx);
+  curve = pv_schedule_curve (s->schedule, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.live-at-peak", NULL));
+  want_time = curve->peak_time;
+  g_assert_true (wait_until (fx, instant_shown));
+  assert_live_list (fx, curve->peak_time, PV_PLANNER_ORT);
+  /* Into the body again for the final screenshot. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.open-subgraph", "(ii)", loop, 0));
+  g_assert_true (wait_until (fx, settled));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.live-at-peak", NULL));
+  spin (300);
 }
 
 static gboolean

@@ -148,7 +148,9 @@ make_row (PvLiveView *self, const PvSession *s, PvPlannerKind kind, const gint64
   guint64 bytes = s->schedule->value_bytes[v];
   const PvSpan *span = &s->schedule->value_spans[v];
   g_autofree char *size = format_bytes (bytes), *place = place_text (s, kind, places, v);
-  g_autofree char *share = g_strdup_printf ("%.1f%%", self->total ? 100.0 * (double) bytes / self->total : 0.0);
+  double percent = self->total ? 100.0 * (double) bytes / self->total : 0.0;
+  /* A small value is not nothing: "<0.1%" rather than "0.0%". */
+  g_autofree char *share = percent > 0 && percent < 0.05 ? g_strdup ("<0.1%") : g_strdup_printf ("%.1f%%", percent);
   g_autofree char *by = producer >= 0 ? g_strdup_printf ("%s %s", g->nodes[producer].op_type, g->nodes[producer].name)
                                       : g_strdup ("graph input");
   g_autofree char *to_come = NULL, *detail = NULL;

@@ -657,6 +657,49 @@ test_find (Fixture *fx, gconstpointer data)
   spin (200);
 }
 
+/* DenseNet-121 (light, from the shared ONNX test models): 223 values live
+ * at its peak, listed and summed for each planner. */
+static void
+test_densenet (Fixture *fx, gconstpointer data)
+{
+  const char *shared = g_getenv ("PV_SHARED_DIR");
+  g_autofree char *path = shared ? g_build_filename (shared, "onnx-tests", "light", "light_densenet121.onnx", NULL)
+                                 : NULL;
+  g_autoptr (GFile) file = NULL;
+  static const PvPlannerKind kinds[] = { PV_PLANNER_ORT, PV_PLANNER_SLOTS, PV_PLANNER_ARENA };
+  const PvLiveCurve *curve;
+  guint n = 0;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("light_densenet121.onnx is not in PV_SHARED_DIR");
+      return;
+    }
+  file = g_file_new_for_path (path);
+  pv_window_open (fx->window, file, NULL);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_null (pv_window_get_error (fx->window));
+  curve = pv_schedule_curve (shown_session (fx)->schedule, 0);
+  g_assert_nonnull (curve);
+  focus_timeline (fx);
+  xdo ("key p");
+  want_time = curve->peak_time;
+  g_assert_true (wait_until (fx, instant_shown));
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      pv_document_set_planner (fx->document, kinds[i]);
+      g_assert_true (wait_until (fx, settled));
+      g_assert_true (wait_until (fx, instant_shown));
+      assert_live_list (fx, curve->peak_time, kinds[i]);
+    }
+  pv_live_view_get_values (live_view (fx), &n);
+  g_test_message ("densenet121: %u values live at the peak, t %g", n, curve->peak_time);
+  pv_document_set_planner (fx->document, PV_PLANNER_ORT);
+  g_assert_true (wait_until (fx, settled));
+  show_live_page (fx);
+  spin (1500);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -675,6 +718,7 @@ main (int argc, char **argv)
   ADD ("/live/body", test_body, "control_flow.onnx");
   ADD ("/live/range", test_range, "cnn.onnx");
   ADD ("/live/find", test_find, NULL);
+  ADD ("/live/densenet", test_densenet, "");
   status = gui_fixture_run ();
   g_free (xdotool);
   return status;

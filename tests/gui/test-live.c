@@ -259,6 +259,19 @@ test_peak_click (Fixture *fx, gconstpointer data)
     }
   pv_document_set_planner (fx->document, PV_PLANNER_ORT);
   g_assert_true (wait_until (fx, settled));
+  /* Activating a row selects its value in the timeline. */
+  {
+    GtkWidget *list = find_widget (GTK_WIDGET (live_view (fx)), GTK_TYPE_LIST_BOX);
+    GtkListBoxRow *row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 1);
+    const int *values;
+    guint n = 0;
+    values = pv_live_view_get_values (live_view (fx), &n);
+    g_assert_nonnull (row);
+    g_assert_cmpuint (n, >, 1);
+    g_assert_true (gtk_widget_activate (GTK_WIDGET (row)));
+    g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->kind, ==, PV_TIMELINE_HIT_VALUE);
+    g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->id, ==, values[1]);
+  }
   spin (200);
 }
 

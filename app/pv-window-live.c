@@ -29,13 +29,11 @@ instant_activated_cb (PvWindow *self, double time, int device, PvTimelineView *v
 static void
 range_changed_cb (PvWindow *self, PvTimelineView *view)
 {
-  PvTimelineModel *model = _pv_window_shown_timeline (self);
   double t0, t1;
 
   if (!pv_timeline_view_get_range (view, &t0, &t1))
     t0 = t1 = 0;
-  pv_live_view_show_range (self->live, shown_graph (self), model && model->n_curves ? model->curves[0].device : 0,
-                           t0, t1);
+  pv_live_view_show_range (self->live, shown_graph (self), pv_timeline_view_get_range_device (view), t0, t1);
   if (t1 > t0)
     show_live_page (self);
 }

@@ -82,8 +82,15 @@ snap_to_kernels (PvTimelineView *self, double t)
 }
 
 void
-_pv_timeline_view_range_begin (PvTimelineView *self, double x)
+_pv_timeline_view_range_begin (PvTimelineView *self, double x, double y)
 {
+  const PvTimelineModel *m = self->model;
+  PvTimelineHit hit;
+
+  self->range_device = m->n_curves > 0 ? m->curves[0].device : 0;
+  if (pv_timeline_renderer_hit_test (self->renderer, x, y, &hit) && hit.kind == PV_TIMELINE_HIT_CURVE &&
+      hit.lane >= 0 && hit.lane < m->n_curves)
+    self->range_device = m->curves[hit.lane].device;
   self->range_anchor = snap_to_kernels (self, pv_timeline_renderer_x_to_time (self->renderer, x));
   _pv_timeline_view_range_update (self, x);
 }
@@ -159,6 +166,13 @@ pv_timeline_view_set_range (PvTimelineView *self, double t0, double t1)
   self->options.range_t1 = t1;
   _pv_timeline_view_push_options (self);
   g_signal_emit (self, _pv_timeline_view_signals[RANGE_CHANGED], 0);
+}
+
+int
+pv_timeline_view_get_range_device (PvTimelineView *self)
+{
+  g_return_val_if_fail (PV_IS_TIMELINE_VIEW (self), 0);
+  return self->range_device;
 }
 
 gboolean

@@ -41,6 +41,7 @@ struct _PvTimelineView
    * options point into; Shift+drag: the range's first time. */
   GArray *marked_values, *found_nodes;
   double range_anchor;
+  int range_device;
 
   guint pointer_inside : 1;
   guint ranging : 1;
@@ -67,8 +68,9 @@ void _pv_timeline_view_focus_finalize (PvTimelineView *self);
 /* A plain click on the live-bytes curve: the instant under it (the peak
  * when the pointer is within a few pixels of the peak marker). */
 void _pv_timeline_view_activate_curve (PvTimelineView *self, const PvTimelineHit *hit, double x);
-/* Shift+drag from @x: the range follows the pointer. */
-void _pv_timeline_view_range_begin (PvTimelineView *self, double x);
+/* Shift+drag from (@x, @y): the range follows the pointer; it is of the
+ * curve's device when it starts on a live-bytes curve, else the first's. */
+void _pv_timeline_view_range_begin (PvTimelineView *self, double x, double y);
 void _pv_timeline_view_range_update (PvTimelineView *self, double x);
 /* A new model: the instant and range stay if they fit its axis, found
  * kernels and marked values are dropped. */

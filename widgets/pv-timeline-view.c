@@ -641,7 +641,7 @@ drag_update_cb (PvTimelineView *self, double dx, double dy, GtkGestureDrag *gest
         {
           double x, y;
           gtk_gesture_drag_get_start_point (gesture, &x, &y);
-          _pv_timeline_view_range_begin (self, x);
+          _pv_timeline_view_range_begin (self, x, y);
         }
     }
   if (self->ranging)

@@ -96,6 +96,8 @@ void              pv_timeline_view_set_range         (PvTimelineView        *sel
 gboolean          pv_timeline_view_get_range         (PvTimelineView        *self,
                                                       double                *t0,
                                                       double                *t1);
+/* The device whose curve the span sums up (where Shift+drag began). */
+int               pv_timeline_view_get_range_device  (PvTimelineView        *self);
 /* Kernels a search found, tinted (node ids, copied; 0: none). */
 void              pv_timeline_view_set_found_nodes   (PvTimelineView        *self,
                                                       const int             *nodes,

@@ -243,6 +243,11 @@ pv_application_startup (GApplication *app)
   static const char *zoom_out_accels[] = { "<Control>minus", "<Control>KP_Subtract", NULL };
   static const char *zoom_fit_accels[] = { "<Control>0", "<Control>KP_0", NULL };
   static const char *side_accels[] = { "F9", NULL };
+  /* Plain P is the timeline's own key: a window accel would eat typed Ps. */
+  static const char *peak_accels[] = { "<Alt>p", NULL };
+  static const char *find_accels[] = { "<Control>f", NULL };
+  static const char *find_next_accels[] = { "<Control>g", NULL };
+  static const char *find_previous_accels[] = { "<Control><Shift>g", NULL };
   GtkApplication *gtk_app = GTK_APPLICATION (app);
   g_autoptr (GtkCssProvider) provider = NULL;
 
@@ -268,6 +273,10 @@ pv_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (gtk_app, "win.zoom-out", zoom_out_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.zoom-fit", zoom_fit_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.show-side-pane", side_accels);
+  gtk_application_set_accels_for_action (gtk_app, "win.live-at-peak", peak_accels);
+  gtk_application_set_accels_for_action (gtk_app, "win.find", find_accels);
+  gtk_application_set_accels_for_action (gtk_app, "win.find-next", find_next_accels);
+  gtk_application_set_accels_for_action (gtk_app, "win.find-previous", find_previous_accels);
 }
 
 static void

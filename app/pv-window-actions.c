@@ -307,6 +307,10 @@ _pv_window_actions_update (PvWindow *self)
   gtk_widget_action_set_enabled (widget, "win.zoom-in", loaded);
   gtk_widget_action_set_enabled (widget, "win.zoom-out", loaded);
   gtk_widget_action_set_enabled (widget, "win.zoom-fit", loaded);
+  gtk_widget_action_set_enabled (widget, "win.live-at-peak", has_plan);
+  gtk_widget_action_set_enabled (widget, "win.find", loaded);
+  gtk_widget_action_set_enabled (widget, "win.find-next", loaded);
+  gtk_widget_action_set_enabled (widget, "win.find-previous", loaded);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), has_plan);
   gtk_widget_set_sensitive (GTK_WIDGET (self->bounds_button), loaded);
   gtk_widget_set_sensitive (GTK_WIDGET (self->planner_dropdown), loaded);

@@ -4,7 +4,9 @@
 
 #include "pv-subgraph-bar.h"
 #include "pv-subgraph-nav.h"
+#include "pv-find-bar.h"
 #include "pv-inspector.h"
+#include "pv-live-view.h"
 #include "pv-summary-view.h"
 #include "pv-values-view.h"
 #include "pv-window.h"
@@ -66,6 +68,8 @@ struct _PvWindow
   PvSubgraphBar *subgraph_bar;
   PvInspector *inspector;
   PvValuesView *values;
+  PvLiveView *live;
+  PvFindBar *find_bar;
   GMenu *recent_menu;
   GtkWidget *recent_box;
   GtkBox *recent_list;
@@ -111,6 +115,16 @@ void _pv_window_progress_init (PvWindow *self);
 void _pv_window_progress_dispose (PvWindow *self);
 /* The timeline is dimmed while the plan is stale or a slow re-plan runs. */
 void _pv_window_update_dimmed (PvWindow *self);
+
+/* pv-window-live.c: the Live page, the instant and the span. */
+void _pv_window_class_live_init (PvWindowClass *klass);
+void _pv_window_live_init (PvWindow *self);
+/* The timeline shows another graph: the instant and span are forgotten. */
+void _pv_window_live_graph_changed (PvWindow *self);
+
+/* pv-window-find.c: Find over the timeline (Ctrl+F, Ctrl+G). */
+void _pv_window_class_find_init (PvWindowClass *klass);
+void _pv_window_find_init (PvWindow *self);
 
 /* pv-window-subgraph.c */
 void _pv_window_class_subgraph_init (PvWindowClass *klass);

@@ -51,9 +51,15 @@ nav_changed_cb (PvWindow *self, PvSubgraphNav *nav)
   /* Selections are node ids of the graph shown before: kept across a
    * re-plan of the same graph, dropped for another graph. */
   if (shown && timeline && shown->graph != timeline->graph)
-    pv_timeline_view_clear_selection (self->timeline);
+    {
+      pv_timeline_view_clear_selection (self->timeline);
+      _pv_window_live_graph_changed (self);
+    }
   if (timeline != shown)
-    pv_timeline_view_set_model (self->timeline, timeline);
+    {
+      pv_timeline_view_set_model (self->timeline, timeline);
+      pv_find_bar_refresh (self->find_bar);
+    }
   if (depth > 0)
     {
       g_autofree char *title = pv_subgraph_nav_dup_crumb (nav, depth);

@@ -745,6 +745,8 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.show-side-pane", "show-side-pane");
   _pv_window_class_actions_init (klass);
   _pv_window_class_subgraph_init (klass);
+  _pv_window_class_live_init (klass);
+  _pv_window_class_find_init (klass);
   _pv_window_class_progress_init (klass);
   _pv_window_class_recent_init (klass);
 }
@@ -821,6 +823,8 @@ pv_window_init (PvWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
   _pv_window_subgraph_init (self);
+  _pv_window_live_init (self);
+  _pv_window_find_init (self);
   _pv_window_progress_init (self);
   g_signal_connect_object (self->document, "notify::stale", G_CALLBACK (document_stale_cb), self, G_CONNECT_SWAPPED);
   document_planner_cb (self, NULL, self->document);

@@ -1,4 +1,5 @@
-/* pv-timeline-draw-selection.c: hover, selection and selected-node outlines. */
+/* pv-timeline-draw-selection.c: hover, selection and selected-node outlines;
+ * the instant, the range, the live values and the search's finds. */
 #include "pv-timeline-renderer-private.h"
 
 /* ---- highlights ---- */
@@ -200,4 +201,83 @@ pv_timeline_draw_selected_kernels (PvTimelineRenderer *self, cairo_t *cr)
   cairo_set_line_width (cr, line);
   set_rgb (cr, &c_accent);
   cairo_stroke (cr);
+}
+
+static const Rgb c_instant = HEX (0xC01C28);
+static const Rgb c_found = HEX (0xE5A50A);
+
+/* Bars of the marked values: a filled tint and a frame, so that a live set
+ * of hundreds reads as one pattern. */
+static void
+draw_marked_values (PvTimelineRenderer *self, cairo_t *cr)
+{
+  const PvTimelineMemory *mem = current_memory (self);
+  const int n_values = self->model->graph->n_values;
+  double x, y, w, h;
+
+  if (!mem->available || mem->value_bar == NULL)
+    return;
+  for (int i = 0; i < self->options.n_marked_values; i++)
+    {
+      int v = self->options.marked_values[i];
+      if (v < 0 || v >= n_values || !bar_rect (self, mem->value_bar[v], &x, &y, &w, &h) || x + w < 0 ||
+          x > self->vp.width)
+        continue;
+      set_rgba (cr, &c_instant, 0.18);
+      cairo_rectangle (cr, x, y, w, h);
+      cairo_fill (cr);
+      outline_rect (cr, x, y, w, h, &c_instant, 1.5, FALSE);
+    }
+}
+
+static void
+draw_found_nodes (PvTimelineRenderer *self, cairo_t *cr)
+{
+  const PvTimelineModel *m = self->model;
+  double x, y, w, h;
+
+  for (int i = 0; i < self->options.n_found_nodes; i++)
+    {
+      int node = self->options.found_nodes[i];
+      if (node < 0 || node >= m->graph->n_nodes ||
+          !pv_timeline_kernel_rect (self, m->node_kernel[node], &x, &y, &w, &h) || x + w < 0 || x > self->vp.width)
+        continue;
+      set_rgba (cr, &c_found, 0.45);
+      cairo_rectangle (cr, x, y, MAX (w, 3), h);
+      cairo_fill (cr);
+      outline_rect (cr, x, y, w, h, &c_found, 2, FALSE);
+    }
+}
+
+void
+pv_timeline_draw_focus (PvTimelineRenderer *self, cairo_t *cr, double bottom)
+{
+  const PvTimelineOptions *o = &self->options;
+
+  if (o->range_t1 > o->range_t0)
+    {
+      double x0 = pv_timeline_renderer_time_to_x (self, o->range_t0);
+      double x1 = pv_timeline_renderer_time_to_x (self, o->range_t1);
+      set_rgba (cr, &c_accent, 0.14);
+      cairo_rectangle (cr, x0, self->scroll_top, MAX (x1 - x0, 1), bottom - self->scroll_top);
+      cairo_fill (cr);
+      set_rgba (cr, &c_accent, 0.7);
+      cairo_set_line_width (cr, 1);
+      cairo_move_to (cr, floor (x0) + 0.5, self->scroll_top);
+      cairo_line_to (cr, floor (x0) + 0.5, bottom);
+      cairo_move_to (cr, floor (x1) + 0.5, self->scroll_top);
+      cairo_line_to (cr, floor (x1) + 0.5, bottom);
+      cairo_stroke (cr);
+    }
+  draw_found_nodes (self, cr);
+  draw_marked_values (self, cr);
+  if (o->instant >= 0 && o->instant >= self->vp.t0 && o->instant <= self->vp.t1)
+    {
+      double x = floor (pv_timeline_renderer_time_to_x (self, o->instant)) + 0.5;
+      set_rgba (cr, &c_instant, 0.9);
+      cairo_set_line_width (cr, 2);
+      cairo_move_to (cr, x, self->scroll_top);
+      cairo_line_to (cr, x, bottom);
+      cairo_stroke (cr);
+    }
 }

@@ -157,6 +157,7 @@ struct _PvTimelineRenderer {
   PvTimelineOptions options;
   char *font_family;
   int *selected_nodes;          /* options.selected_nodes points here */
+  int *marked_values, *found_nodes; /* and options.marked_values, found_nodes */
   PvTimelineViewport vp;
 
   /* layout */
@@ -474,6 +475,9 @@ gboolean pv_timeline_kernel_rect (PvTimelineRenderer *self, int kernel, double *
 void pv_timeline_draw_highlight (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineSelection *sel,
                                  gboolean hover);
 void pv_timeline_draw_selected_kernels (PvTimelineRenderer *self, cairo_t *cr);
+/* The options' range (shaded), instant (a line down to @bottom), marked
+ * values' bars and found kernels. */
+void pv_timeline_draw_focus (PvTimelineRenderer *self, cairo_t *cr, double bottom);
 
 /* ---- pv-timeline-ruler.c: the time ruler ---- */
 

@@ -40,6 +40,7 @@ pv_timeline_options_init (PvTimelineOptions *options)
   options->selection.kind = PV_TIMELINE_HIT_NONE;
   options->hover.kind = PV_TIMELINE_HIT_NONE;
   options->show_legend = TRUE;
+  options->instant = -1;
 }
 
 static void
@@ -116,6 +117,8 @@ pv_timeline_renderer_free (PvTimelineRenderer *self)
     return;
   clear_rows (self);
   g_free (self->selected_nodes);
+  g_free (self->marked_values);
+  g_free (self->found_nodes);
   g_array_unref (self->rows);
   g_array_unref (self->legend);
   g_array_unref (self->labels);
@@ -180,7 +183,19 @@ pv_timeline_renderer_set_options (PvTimelineRenderer *self, const PvTimelineOpti
   self->selected_nodes = options->n_selected_nodes > 0
                            ? g_memdup2 (options->selected_nodes, sizeof (int) * (gsize) options->n_selected_nodes)
                            : NULL;
+  g_free (self->marked_values);
+  self->marked_values = options->n_marked_values > 0
+                          ? g_memdup2 (options->marked_values, sizeof (int) * (gsize) options->n_marked_values)
+                          : NULL;
+  g_free (self->found_nodes);
+  self->found_nodes = options->n_found_nodes > 0
+                        ? g_memdup2 (options->found_nodes, sizeof (int) * (gsize) options->n_found_nodes)
+                        : NULL;
   self->options = *options;
+  self->options.marked_values = self->marked_values;
+  self->options.n_marked_values = self->marked_values ? options->n_marked_values : 0;
+  self->options.found_nodes = self->found_nodes;
+  self->options.n_found_nodes = self->found_nodes ? options->n_found_nodes : 0;
   self->options.font_family = self->font_family;
   self->options.selected_nodes = self->selected_nodes;
   self->options.n_selected_nodes = self->selected_nodes ? options->n_selected_nodes : 0;
@@ -554,6 +569,7 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
     }
   pv_timeline_draw_links (self, cr);
   pv_timeline_draw_arrows (self, cr);
+  pv_timeline_draw_focus (self, cr, bottom);
   pv_timeline_draw_highlight (self, cr, &self->options.hover, TRUE);
   pv_timeline_draw_highlight (self, cr, &self->options.selection, FALSE);
   pv_timeline_draw_selected_kernels (self, cr);

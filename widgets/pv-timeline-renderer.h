@@ -66,6 +66,16 @@ typedef struct {
   const int *selected_nodes;
   int n_selected_nodes;
   PvTimelineSelection hover;
+  /* An instant (schedule time) marked across every lane; < 0: none. */
+  double instant;
+  /* A span shaded across the lanes; none unless range_t1 > range_t0. */
+  double range_t0, range_t1;
+  /* Values whose bars are highlighted (the live set at the instant), and
+   * kernels a search found: ids, any order (the renderer copies them). */
+  const int *marked_values;
+  int n_marked_values;
+  const int *found_nodes;
+  int n_found_nodes;
   gboolean show_legend;
   const char *font_family;      /* NULL: "Cantarell, Noto Sans, DejaVu Sans, Sans" */
 } PvTimelineOptions;

@@ -6,40 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-struct _PvTimelineView
-{
-  GtkWidget parent_instance;
-
-  PvTimelineModel *model;
-  PvTimelineRenderer *renderer;
-  PvTimelineOptions options;
-  /* The selected kernels: node ids, ascending. Holds the selection's node
-   * when the selection is a kernel; Ctrl/Shift+click add more. */
-  GArray *selected;
-  /* The open (or last) move menu, a child of the view. */
-  GtkWidget *menu;
-
-  /* Pointer, for zooming at it and hover. */
-  double pointer_x, pointer_y;
-
-  /* Drag to pan: the viewport when the drag began. */
-  double drag_t0, drag_t1, drag_scroll_y;
-
-  /* Pinch: the gesture's scale at the last update. */
-  double pinch_scale;
-
-  /* W/S/A/D held: accelerate while the key is down (Perfetto). */
-  guint held;
-  gint64 held_since;
-  gint64 last_frame;
-  guint tick_id;
-
-  guint frames_drawn;
-
-  guint pointer_inside : 1;
-  guint dragging : 1;
-  guint dimmed : 1;
-};
+#include "pv-timeline-view-private.h"
 
 G_DEFINE_FINAL_TYPE (PvTimelineView, pv_timeline_view, GTK_TYPE_WIDGET)
 
@@ -52,14 +19,9 @@ enum {
   N_PROPS
 };
 
-enum {
-  SELECTION_CHANGED,
-  MOVE_NODES_REQUESTED,
-  N_SIGNALS
-};
-
 static GParamSpec *properties [N_PROPS];
-static guint signals [N_SIGNALS];
+guint _pv_timeline_view_signals[N_SIGNALS];
+#define signals _pv_timeline_view_signals
 
 enum {
   HELD_ZOOM_IN = 1 << 0,
@@ -91,11 +53,15 @@ zoom_anchor_x (PvTimelineView *self)
   return gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
 }
 
-static void
-push_options (PvTimelineView *self)
+void
+_pv_timeline_view_push_options (PvTimelineView *self)
 {
   self->options.selected_nodes = (const int *) self->selected->data;
   self->options.n_selected_nodes = (int) self->selected->len;
+  self->options.marked_values = (const int *) self->marked_values->data;
+  self->options.n_marked_values = (int) self->marked_values->len;
+  self->options.found_nodes = (const int *) self->found_nodes->data;
+  self->options.n_found_nodes = (int) self->found_nodes->len;
   if (self->renderer)
     pv_timeline_renderer_set_options (self->renderer, &self->options);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -290,7 +256,7 @@ set_selection_internal_full (PvTimelineView *self, const PvTimelineSelection *se
   self->options.selection = *sel;
   g_array_set_size (self->selected, 0);
   g_array_append_vals (self->selected, wanted->data, wanted->len);
-  push_options (self);
+  _pv_timeline_view_push_options (self);
   update_accessible (self);
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
@@ -307,7 +273,7 @@ set_hover (PvTimelineView *self, const PvTimelineSelection *sel)
   if (selection_equal (&self->options.hover, sel))
     return;
   self->options.hover = *sel;
-  push_options (self);
+  _pv_timeline_view_push_options (self);
 }
 
 static void
@@ -518,6 +484,11 @@ select_at (PvTimelineView *self, double x, double y, GdkModifierType state)
     return;
   if (pv_timeline_renderer_hit_test (self->renderer, x, y, &hit))
     {
+      if (hit.kind == PV_TIMELINE_HIT_CURVE && !toggle && !add)
+        {
+          _pv_timeline_view_activate_curve (self, &hit, x);
+          return;
+        }
       /* Clicks on the ruler, lane labels or legend keep the selection. */
       if (hit.kind == PV_TIMELINE_HIT_RULER || hit.kind == PV_TIMELINE_HIT_LANE_HEADER ||
           hit.kind == PV_TIMELINE_HIT_LEGEND)
@@ -648,6 +619,9 @@ drag_begin_cb (PvTimelineView *self, double x, double y, GtkGestureDrag *gesture
   self->drag_t1 = vp->t1;
   self->drag_scroll_y = vp->scroll_y;
   self->dragging = FALSE;
+  self->ranging = (gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture)) &
+                   GDK_SHIFT_MASK) != 0 &&
+                  gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_PRIMARY;
 }
 
 static void
@@ -662,7 +636,20 @@ drag_update_cb (PvTimelineView *self, double dx, double dy, GtkGestureDrag *gest
       PvTimelineSelection none = { PV_TIMELINE_HIT_NONE, -1 };
       self->dragging = TRUE;
       set_hover (self, &none);
-      gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
+      gtk_widget_set_cursor_from_name (GTK_WIDGET (self), self->ranging ? "col-resize" : "grabbing");
+      if (self->ranging)
+        {
+          double x, y;
+          gtk_gesture_drag_get_start_point (gesture, &x, &y);
+          _pv_timeline_view_range_begin (self, x, y);
+        }
+    }
+  if (self->ranging)
+    {
+      double x, y;
+      gtk_gesture_drag_get_start_point (gesture, &x, &y);
+      _pv_timeline_view_range_update (self, x + dx);
+      return;
     }
   pv_timeline_renderer_set_time_range (self->renderer, self->drag_t0, self->drag_t1);
   pv_timeline_renderer_pan (self->renderer, -dx);
@@ -688,6 +675,11 @@ drag_end_cb (PvTimelineView *self, double dx, double dy, GtkGestureDrag *gesture
       return;
     }
   self->dragging = FALSE;
+  if (self->ranging)
+    {
+      self->ranging = FALSE;
+      g_signal_emit (self, signals[RANGE_CHANGED], 0);
+    }
   gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
   update_hover (self);
 }
@@ -737,10 +729,23 @@ focus_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   pv_timeline_view_focus_selection (PV_TIMELINE_VIEW (widget));
 }
 
+/* Esc: the range first, if any, then the selection. */
 static void
 clear_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  pv_timeline_view_clear_selection (PV_TIMELINE_VIEW (widget));
+  PvTimelineView *self = PV_TIMELINE_VIEW (widget);
+
+  if (self->options.range_t1 > self->options.range_t0)
+    pv_timeline_view_set_range (self, 0, 0);
+  else
+    pv_timeline_view_clear_selection (self);
+}
+
+static void
+jump_to_peak_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  if (!pv_timeline_view_jump_to_peak (PV_TIMELINE_VIEW (widget)))
+    gtk_widget_error_bell (widget);
 }
 
 static void
@@ -907,6 +912,7 @@ pv_timeline_view_finalize (GObject *object)
   PvTimelineView *self = (PvTimelineView *) object;
 
   g_clear_pointer (&self->selected, g_array_unref);
+  _pv_timeline_view_focus_finalize (self);
   g_clear_pointer (&self->renderer, pv_timeline_renderer_free);
   g_clear_pointer (&self->model, pv_timeline_model_unref);
   G_OBJECT_CLASS (pv_timeline_view_parent_class)->finalize (object);
@@ -988,6 +994,27 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   signals[MOVE_NODES_REQUESTED] =
     g_signal_new ("move-nodes-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_STRV, G_TYPE_INT);
+  /**
+   * PvTimelineView::instant-activated:
+   * @time: the schedule time
+   * @device: the device of the curve clicked (the first curve's for P)
+   *
+   * A click on a live-bytes curve or its peak marker, or P (jump to the
+   * peak): the window shows what is live then and calls
+   * pv_timeline_view_set_instant().
+   */
+  signals[INSTANT_ACTIVATED] =
+    g_signal_new ("instant-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_DOUBLE, G_TYPE_INT);
+  /**
+   * PvTimelineView::range-changed:
+   *
+   * Shift+drag selected a span, or Esc (pv_timeline_view_set_range() with
+   * an empty span) cleared it: pv_timeline_view_get_range() says which.
+   */
+  signals[RANGE_CHANGED] =
+    g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
@@ -998,6 +1025,7 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.show-shortcuts", NULL, show_shortcuts_action);
   gtk_widget_class_install_action (widget_class, "timeline.move-nodes", "i", move_nodes_action);
   gtk_widget_class_install_action (widget_class, "timeline.context-menu", NULL, context_menu_action);
+  gtk_widget_class_install_action (widget_class, "timeline.jump-to-peak", NULL, jump_to_peak_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "timeline.zoom-in", NULL);
@@ -1007,6 +1035,7 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "timeline.zoom-fit", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, GDK_CONTROL_MASK, "timeline.zoom-fit", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, 0, "timeline.focus-selection", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, 0, "timeline.jump-to-peak", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-selection", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan", "(dd)", -0.1, 0.0);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan", "(dd)", 0.1, 0.0);
@@ -1032,6 +1061,7 @@ pv_timeline_view_init (PvTimelineView *self)
 
   pv_timeline_options_init (&self->options);
   self->selected = g_array_new (FALSE, FALSE, sizeof (int));
+  _pv_timeline_view_focus_init (self);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
@@ -1152,7 +1182,8 @@ pv_timeline_view_set_model (PvTimelineView *self, PvTimelineModel *model)
           selection_lost = TRUE;
         }
     }
-  push_options (self);
+  _pv_timeline_view_focus_model_changed (self);
+  _pv_timeline_view_push_options (self);
   update_accessible (self);
   if (selection_lost)
     g_signal_emit (self, signals[SELECTION_CHANGED], 0);
@@ -1178,7 +1209,7 @@ pv_timeline_view_set_memory_view (PvTimelineView *self, PvTimelineMemoryView vie
     {
       const PvTimelineViewport *vp = pv_timeline_renderer_get_viewport (self->renderer);
       double scroll_y = vp->scroll_y;
-      push_options (self);
+      _pv_timeline_view_push_options (self);
       pv_timeline_renderer_set_scroll_y (self->renderer, scroll_y);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MEMORY_VIEW]);
@@ -1199,7 +1230,7 @@ pv_timeline_view_set_colour_by (PvTimelineView *self, PvTimelineColourBy colour_
   if (self->options.colour_by == colour_by)
     return;
   self->options.colour_by = colour_by;
-  push_options (self);
+  _pv_timeline_view_push_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOUR_BY]);
 }
 
@@ -1219,7 +1250,7 @@ pv_timeline_view_set_arrows (PvTimelineView *self, guint arrows)
   if (self->options.arrows == arrows)
     return;
   self->options.arrows = arrows;
-  push_options (self);
+  _pv_timeline_view_push_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ARROWS]);
 }
 

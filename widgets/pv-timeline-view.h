@@ -6,6 +6,9 @@
  * scroll), its hit test (tooltip, hover, click to select) and its options
  * (memory view, colouring, arrow kinds, selection). Keys follow Perfetto and
  * Sysprof: W/S zoom, A/D pan, Ctrl+wheel, Ctrl +/-/0, F focus, Esc.
+ * A click on a live-bytes curve (or its peak marker) or P emits
+ * ::instant-activated; Shift+drag selects a span (::range-changed), which
+ * Esc clears before the selection.
  * Ctrl/Shift+click gather several kernels; right-click (Menu, Shift+F10)
  * opens a menu that moves them to another stream or a new one: the view
  * emits ::move-nodes-requested(GStrv names, int stream, -1 new) and the
@@ -71,6 +74,42 @@ void              pv_timeline_view_set_selected_nodes (PvTimelineView       *sel
  * nothing when no kernel is selected. */
 void              pv_timeline_view_request_move      (PvTimelineView        *self,
                                                       int                    stream);
+
+/* The instant marked across the lanes (< 0: none) and the values whose
+ * bars are highlighted then (ids, copied). Emits nothing. */
+void              pv_timeline_view_set_instant       (PvTimelineView        *self,
+                                                      double                 time,
+                                                      const int             *values,
+                                                      guint                  n_values);
+double            pv_timeline_view_get_instant       (PvTimelineView        *self);
+const int        *pv_timeline_view_get_marked_values (PvTimelineView        *self,
+                                                      guint                 *n_values);
+/* Emits ::instant-activated at the highest live-bytes peak (P); FALSE
+ * when there is no curve. */
+gboolean          pv_timeline_view_jump_to_peak      (PvTimelineView        *self);
+/* The shaded span (Shift+drag); t1 <= t0 clears it. Emits ::range-changed
+ * when it changes. */
+void              pv_timeline_view_set_range         (PvTimelineView        *self,
+                                                      double                 t0,
+                                                      double                 t1);
+/* FALSE when no span is selected. */
+gboolean          pv_timeline_view_get_range         (PvTimelineView        *self,
+                                                      double                *t0,
+                                                      double                *t1);
+/* The device whose curve the span sums up (where Shift+drag began). */
+int               pv_timeline_view_get_range_device  (PvTimelineView        *self);
+/* Kernels a search found, tinted (node ids, copied; 0: none). */
+void              pv_timeline_view_set_found_nodes   (PvTimelineView        *self,
+                                                      const int             *nodes,
+                                                      guint                  n_nodes);
+
+const int        *pv_timeline_view_get_found_nodes   (PvTimelineView        *self,
+                                                      guint                 *n_nodes);
+/* Pans (zooming out only when the span is wider than the view) so that
+ * [@t0, @t1] is on screen; the zoom stays when it already is. */
+void              pv_timeline_view_reveal            (PvTimelineView        *self,
+                                                      double                 t0,
+                                                      double                 t1);
 
 void              pv_timeline_view_zoom              (PvTimelineView        *self,
                                                       double                 factor);

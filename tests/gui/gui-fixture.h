@@ -43,7 +43,8 @@ void        fixture_teardown      (Fixture *fx, gconstpointer data);
 #define ADD(path, func, model) \
   g_test_add (path, Fixture, model, fixture_setup, func, fixture_teardown)
 
-/* Runs the main loop until @cond holds (TRUE) or WAIT_MS pass (FALSE). */
+/* Runs the main loop until @cond holds (TRUE) or WAIT_MS (times
+ * PV_WAIT_SCALE) pass (FALSE). */
 gboolean    wait_until            (Fixture *fx, Condition cond);
 /* Runs the main loop for @ms milliseconds. */
 void        spin                  (int ms);

@@ -1,6 +1,7 @@
 /* test-arena-search.c: the arena planner past its heuristics
  * (pv-arena-search) against a brute-force optimum on small random
  * instances, seeded (PV_TEST_SEED overrides). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pv-arena-search.h"
@@ -34,15 +35,27 @@ brute (const PvBufferLife *b, int n, int k, guint64 *off, guint64 limit, guint64
     }
 }
 
+static int
+larger_first (const void *a, const void *b)
+{
+  guint64 x = ((const PvBufferLife *) a)->size, y = ((const PvBufferLife *) b)->size;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
 /* The optimum, if it is at most @upper (a peak some packing reaches: the
  * search below it stays exhaustive); @upper itself otherwise. */
 static guint64
 brute_optimum (const PvBufferLife *b, int n, guint64 upper)
 {
   guint64 off[10], limit = 0, best = upper + 1;
+  PvBufferLife sorted[10];
+
   for (int i = 0; i < n; i++)
     limit += b[i].size;
-  brute (b, n, 0, off, limit, 0, &best);
+  /* Largest first: the same search space, cut much earlier. */
+  memcpy (sorted, b, sizeof (PvBufferLife) * n);
+  qsort (sorted, n, sizeof (PvBufferLife), larger_first);
+  brute (sorted, n, 0, off, limit, 0, &best);
   return n ? best : 0;
 }
 

@@ -9,6 +9,7 @@
 #include "pv-cli.h"
 #include "pv-model-loader.h"
 #include "pv-partition-config.h"
+#include "pv-save-file.h"
 
 int pv_cli_partition (int argc, char **argv);
 int pv_cli_check (int argc, char **argv);
@@ -137,7 +138,7 @@ pv_cli_partition (int argc, char **argv)
     }
   if (output)
     {
-      if (!g_file_set_contents (output, json, -1, &error))
+      if (!pv_save_file (output, json, strlen (json), &error))
         {
           g_printerr ("planviz-cli: %s\n", error->message);
           status = PV_CLI_BAD_INPUT;

@@ -8,6 +8,7 @@
 
 #include "pv-model-loader.h"
 #include "pv-ort-graph-rewrite.h"
+#include "pv-read-file.h"
 
 typedef struct {
   GFile *file;
@@ -104,9 +105,13 @@ gboolean
 _pv_document_read_partition_text (GFile *file, GCancellable *cancellable, char **text, GError **error)
 {
   g_autofree char *contents = NULL;
+  const char *path = g_file_peek_path (file);
   gsize len = 0;
 
-  if (!g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
+  /* A local file: bounded, and never a device or a FIFO (a remembered
+   * config path may point anywhere). */
+  if (path != NULL ? !pv_read_file (path, PV_READ_FILE_LIMIT, &contents, &len, error)
+                   : !g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
     return FALSE;
   if (!g_utf8_validate (contents, len, NULL) || strlen (contents) != len)
     {

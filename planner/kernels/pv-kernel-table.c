@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pv-element-type.h"
+#include "pv-read-file.h"
 
 /* Generated at build time from data/kernel-defs.json. */
 extern const unsigned char pv_kernel_defs_json[];
@@ -997,7 +998,7 @@ pv_kernel_table_merge_file (PvKernelTable *table, const char *path, GError **err
   gsize len = 0;
 
   g_return_val_if_fail (path != NULL, FALSE);
-  if (!g_file_get_contents (path, &data, &len, &local))
+  if (!pv_read_file (path, PV_READ_FILE_LIMIT, &data, &len, &local))
     {
       g_set_error (error, PV_KERNEL_TABLE_ERROR, PV_KERNEL_TABLE_ERROR_IO, "%s", local->message);
       return FALSE;

@@ -109,9 +109,17 @@ _pv_document_read_partition_text (GFile *file, GCancellable *cancellable, char *
   gsize len = 0;
 
   /* A local file: bounded, and never a device or a FIFO (a remembered
-   * config path may point anywhere). */
-  if (path != NULL ? !pv_read_file (path, PV_READ_FILE_LIMIT, &contents, &len, error)
-                   : !g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
+   * config path may point anywhere). Errors stay in G_IO_ERROR, as GIO's. */
+  if (path != NULL)
+    {
+      g_autoptr (GError) local = NULL;
+      if (!pv_read_file (path, PV_READ_FILE_LIMIT, &contents, &len, &local))
+        {
+          g_set_error_literal (error, G_IO_ERROR, g_io_error_from_file_error (local->code), local->message);
+          return FALSE;
+        }
+    }
+  else if (!g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
     return FALSE;
   if (!g_utf8_validate (contents, len, NULL) || strlen (contents) != len)
     {

@@ -63,6 +63,7 @@ pv_session_basis_unref (PvSessionBasis *basis)
   g_free (basis->value_bytes);
   g_strfreev (basis->symbols);
   g_strfreev (basis->unbound_symbols);
+  g_clear_error (&basis->size_error);
   g_free (basis);
 }
 
@@ -97,6 +98,34 @@ compare_strings (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(char *const *) a, *(char *const *) b);
 }
 
+/* Why @v's size is wrong under @bounds (a PV_SHAPE_ERROR naming it), or
+ * NULL: known, unknown for want of a bound, or no size at all. */
+static GError *
+wrong_size (const PvGraph *g, const PvValueShape *s, int v, GHashTable *bounds)
+{
+  const char *name = g->values[v].name, *missing = NULL;
+  gint64 bytes = 0;
+
+  if (s == NULL)
+    return NULL;
+  if (s->size_error == 1 + PV_SHAPE_ERROR_RESHAPE)
+    return g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_RESHAPE,
+                        "value “%s”: its Reshape asks for a shape of another element count", name);
+  if (s->size_error == 1 + PV_SHAPE_ERROR_OVERFLOW)
+    return g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_OVERFLOW, "value “%s”: its size overflows 64 bits", name);
+  if (s->bytes == NULL)
+    return NULL;
+  if (!pv_dim_eval (s->bytes, bounds, &bytes, &missing))
+    return missing != NULL ? NULL
+                           : g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_OVERFLOW,
+                                          "value “%s”: its size overflows 64 bits at these bounds", name);
+  if (bytes < 0)
+    return g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_NEGATIVE,
+                        "value “%s”: its size comes out negative (%" G_GINT64_FORMAT " bytes): a dim is negative",
+                        name, bytes);
+  return NULL;
+}
+
 /* Every value's size under the basis's bounds, the symbols owners' sizes
  * mention, and those of them the bounds lack. */
 static void
@@ -114,6 +143,9 @@ fill_sizes (PvSessionBasis *basis)
   basis->value_bytes = g_new0 (guint64, MAX (g->n_values, 1));
   for (int v = 0; v < g->n_values; v++)
     basis->size_kind[v] = pv_shape_sizes_oracle (&sizes, v, &basis->value_bytes[v]);
+  /* Every value, views too: a Reshape's output is its input's memory. */
+  for (int v = 0; v < g->n_values && basis->size_error == NULL; v++)
+    basis->size_error = wrong_size (g, pv_shape_info_get (basis->shapes, g, v), v, basis->bounds);
   for (int i = 0; i < live->n_owners; i++)
     if (basis->size_kind[live->owners[i]] != PV_SIZE_NONE)
       pv_dim_collect_symbols (pv_shape_info_get (basis->shapes, g, live->owners[i])->bytes, symbols);

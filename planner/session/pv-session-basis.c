@@ -126,6 +126,30 @@ wrong_size (const PvGraph *g, const PvValueShape *s, int v, GHashTable *bounds)
   return NULL;
 }
 
+/* Planners add sizes up (slot capacities, arena offsets with alignment,
+ * ORT's arena regions doubling): when the owners' sizes, each rounded up to
+ * 4 KiB and a page apart, fit in 2^63 bytes, none of those sums overflows.
+ * Past that, an error naming the value that crosses it. */
+static GError *
+total_too_big (const PvSessionBasis *basis)
+{
+  const PvLiveness *live = basis->liveness;
+  guint64 total = 0;
+
+  for (int i = 0; i < live->n_owners; i++)
+    {
+      int v = live->owners[i];
+      guint64 b = basis->value_bytes[v];
+      if (basis->size_kind[v] != PV_SIZE_KNOWN)
+        continue;
+      if (b > (guint64) G_MAXINT64 - total || (b + 8191) / 4096 * 4096 > (guint64) G_MAXINT64 - total)
+        return g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_OVERFLOW,
+                            "value “%s”: the values' sizes add up to more than 2^63 bytes", basis->graph->values[v].name);
+      total += (b + 8191) / 4096 * 4096;
+    }
+  return NULL;
+}
+
 /* Every value's size under the basis's bounds, the symbols owners' sizes
  * mention, and those of them the bounds lack. */
 static void
@@ -146,6 +170,8 @@ fill_sizes (PvSessionBasis *basis)
   /* Every value, views too: a Reshape's output is its input's memory. */
   for (int v = 0; v < g->n_values && basis->size_error == NULL; v++)
     basis->size_error = wrong_size (g, pv_shape_info_get (basis->shapes, g, v), v, basis->bounds);
+  if (basis->size_error == NULL)
+    basis->size_error = total_too_big (basis);
   for (int i = 0; i < live->n_owners; i++)
     if (basis->size_kind[live->owners[i]] != PV_SIZE_NONE)
       pv_dim_collect_symbols (pv_shape_info_get (basis->shapes, g, live->owners[i])->bytes, symbols);

@@ -79,6 +79,25 @@ test_overflow_at_bounds (void)
   expect_refused (model, bounds, PV_SHAPE_ERROR_OVERFLOW, "value “x”: its size overflows 64 bits at these bounds");
 }
 
+/* Each value fits, their sum does not: planners add sizes up. 2^59 floats
+ * are 2^61 bytes; r, r2, r3 and y add up to 2^63. */
+static void
+test_total_overflow (void)
+{
+  PvOnnxBuilder *b = pv_test_builder_new (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (PvModel) model = NULL;
+
+  pv_onnx_graph_add_input (g, "x", F, "576460752303423488");
+  pv_onnx_graph_add_node (g, "Relu", "a", N ("x"), N ("r"));
+  pv_onnx_graph_add_node (g, "Relu", "b", N ("r"), N ("r2"));
+  pv_onnx_graph_add_node (g, "Relu", "c", N ("r2"), N ("r3"));
+  pv_onnx_graph_add_node (g, "Relu", "d", N ("r3"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, NULL);
+  model = pv_test_load_built (b, "total.onnx");
+  expect_refused (model, NULL, PV_SHAPE_ERROR_OVERFLOW, "the values' sizes add up to more than 2^63 bytes");
+}
+
 /* A dim stated as -5 is dropped (ORT's RemoveInvalidValues): unknown, never
  * -60 bytes. */
 static void
@@ -155,6 +174,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/size-errors/overflow", test_overflow);
   g_test_add_func ("/size-errors/overflow-at-bounds", test_overflow_at_bounds);
+  g_test_add_func ("/size-errors/total-overflow", test_total_overflow);
   g_test_add_func ("/size-errors/stated-negative-dim", test_stated_negative_dim);
   g_test_add_func ("/size-errors/impossible-reshape", test_impossible_reshape);
   return g_test_run ();

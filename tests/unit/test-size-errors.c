@@ -117,6 +117,24 @@ test_stated_negative_dim (void)
   g_assert_true (session->slots->deferred);
 }
 
+/* A computed negative dim: Pad x [2] by -3 at the front gives [-1]. It
+ * was planned as -4 bytes. */
+static void
+test_computed_negative (void)
+{
+  PvOnnxBuilder *b = pv_test_builder_new (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (PvModel) model = NULL;
+
+  pv_onnx_graph_add_input (g, "x", F, "2");
+  pv_onnx_graph_add_initializer_int64s (g, "pads", (const gint64[]) { 2 }, 1, (const gint64[]) { -3, 0 });
+  pv_onnx_graph_add_node (g, "Pad", "pad", N ("x", "pads"), N ("p"));
+  pv_onnx_graph_add_node (g, "Relu", "relu", N ("p"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, NULL);
+  model = pv_test_load_built (b, "pad.onnx");
+  expect_refused (model, NULL, PV_SHAPE_ERROR_NEGATIVE, "value “p”: its size comes out negative (-4 bytes)");
+}
+
 /* x [2,3] -> Reshape (shape initializer @shape) -> r -> Relu -> y. */
 static PvModel *
 reshape_model (const gint64 *shape, gsize n, gboolean allowzero)
@@ -176,6 +194,7 @@ main (int argc, char **argv)
   g_test_add_func ("/size-errors/overflow-at-bounds", test_overflow_at_bounds);
   g_test_add_func ("/size-errors/total-overflow", test_total_overflow);
   g_test_add_func ("/size-errors/stated-negative-dim", test_stated_negative_dim);
+  g_test_add_func ("/size-errors/computed-negative", test_computed_negative);
   g_test_add_func ("/size-errors/impossible-reshape", test_impossible_reshape);
   return g_test_run ();
 }

@@ -273,6 +273,44 @@ test_directory_refused (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (f->path, G_FILE_TEST_IS_DIR));
 }
 
+/* planviz-cli partition -o on a full disk: exit 1, the message names the
+ * file, the old config is kept byte for byte (it used g_file_set_contents,
+ * whose messages named the hidden temporary file). */
+static void
+test_cli_full_disk (Fixture *f, gconstpointer data)
+{
+  g_autofree char *model = g_build_filename (g_getenv ("PV_DATA_DIR"), "mlp.onnx", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *cli = g_getenv ("PV_CLI");
+  const char *argv[] = { cli, "partition", model, "-o", f->path, NULL };
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("PV_CLI is not set");
+      return;
+    }
+  write_old (f->path, 0600);
+  g_setenv ("PV_FAIL_WRITE_AFTER", "10", TRUE);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  g_unsetenv ("PV_FAIL_WRITE_AFTER");
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, f->path));
+  g_assert_nonnull (strstr (err, "No space left on device"));
+  assert_contents (f->path, OLD, strlen (OLD));
+  g_assert_cmpint (mode_of (f->path), ==, 0600);
+  assert_only (f->dir, "config.json");
+
+  /* Without the full disk it writes, and keeps the mode. */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpint (mode_of (f->path), ==, 0600);
+  assert_only (f->dir, "config.json");
+}
+
 #define ADD(name, fn) g_test_add ("/save-file/" name, Fixture, NULL, fixture_set_up, fn, fixture_tear_down)
 
 int
@@ -288,5 +326,6 @@ main (int argc, char **argv)
   ADD ("fsync-fails", test_fsync_fails);
   g_test_add_func ("/save-file/read-only-folder", test_read_only_folder);
   ADD ("directory-refused", test_directory_refused);
+  ADD ("cli-full-disk", test_cli_full_disk);
   return g_test_run ();
 }

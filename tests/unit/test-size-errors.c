@@ -103,12 +103,23 @@ test_total_overflow (void)
 static void
 test_stated_negative_dim (void)
 {
-  g_autoptr (PvModel) model = relu_model ("-5,3");
+  PvOnnxBuilder *b = pv_test_builder_new (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  Onnx__ValueInfoProto *vi = pv_onnx_graph_add_input (g, "x", F, "?,3");
+  Onnx__TensorShapeProto__Dimension *dim = vi->type->tensor_type->shape->dim[0];
+  g_autoptr (PvModel) model = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (PvSession) session = plan (model, NULL, &error);
+  g_autoptr (PvSession) session = NULL;
   const PvValueShape *x;
   gint64 v;
 
+  /* dim_value -5: the builder's text form cannot say it. */
+  dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+  dim->dim_value = -5;
+  pv_onnx_graph_add_node (g, "Relu", "first", N ("x"), N ("r"));
+  pv_onnx_graph_add_output (g, "r", F, NULL);
+  model = pv_test_load_built (b, "negative.onnx");
+  session = plan (model, NULL, &error);
   g_assert_no_error (error);
   x = pv_shape_info_get (session->shapes, model->graph, pv_graph_find_value (model->graph, "x"));
   g_assert_cmpint (x->rank, ==, 2);

@@ -4,8 +4,12 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 
+#include "pv-read-file.h"
+
 #define WINDOW_GROUP "window"
 #define CONFIGS_GROUP "partition-configs"
+/* A state file is a few lines per model: anything bigger is not ours. */
+#define STATE_LIMIT ((gsize) 16 * 1024 * 1024)
 
 struct _PvAppState
 {
@@ -28,9 +32,12 @@ pv_app_state_load (const char *path)
 {
   PvAppState *self = g_object_new (PV_TYPE_APP_STATE, NULL);
   g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize len = 0;
 
   self->path = path ? g_strdup (path) : pv_app_state_dup_default_path ();
-  if (!g_key_file_load_from_file (self->keys, self->path, G_KEY_FILE_KEEP_COMMENTS, &error))
+  if (!pv_read_file (self->path, STATE_LIMIT, &text, &len, &error)
+      || !g_key_file_load_from_data (self->keys, text, len, G_KEY_FILE_KEEP_COMMENTS, &error))
     {
       /* First run, or a file we cannot use: start from nothing. */
       if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
@@ -143,7 +150,8 @@ pv_app_state_dup_model_config (PvAppState *self, GFile *model)
   if (uri == NULL || !g_str_has_prefix (uri, "file:"))
     return NULL;
   config = g_file_new_for_uri (uri);
-  if (!g_file_query_exists (config, NULL))
+  /* Only a regular file: the path may have become a FIFO or a device. */
+  if (g_file_query_file_type (config, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_REGULAR)
     return NULL;
   return g_steal_pointer (&config);
 }

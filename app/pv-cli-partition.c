@@ -9,6 +9,8 @@
 #include "pv-cli.h"
 #include "pv-model-loader.h"
 #include "pv-partition-config.h"
+#include "pv-read-file.h"
+#include "pv-save-file.h"
 
 int pv_cli_partition (int argc, char **argv);
 int pv_cli_check (int argc, char **argv);
@@ -137,7 +139,7 @@ pv_cli_partition (int argc, char **argv)
     }
   if (output)
     {
-      if (!g_file_set_contents (output, json, -1, &error))
+      if (!pv_save_file (output, json, strlen (json), &error))
         {
           g_printerr ("planviz-cli: %s\n", error->message);
           status = PV_CLI_BAD_INPUT;
@@ -288,7 +290,7 @@ pv_cli_check (int argc, char **argv)
     }
   if (!pv_cli_node_devices (model->graph, gpu_ops, device_specs, &devices, &status))
     goto out;
-  if (!g_file_get_contents (argv[2], &text, &len, &error))
+  if (!pv_read_file (argv[2], PV_READ_FILE_LIMIT, &text, &len, &error))
     {
       if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
         g_printerr ("planviz-cli: %s does not exist (ONNX Runtime 1.30 would write its default config there)\n",

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pv-cli-session.h"
+#include "pv-save-file.h"
 #include "pv-timeline-renderer.h"
 
 int pv_cli_render (int argc, char **argv);
@@ -43,10 +44,21 @@ parse_range (const char *text, double *t0, double *t1)
   return *end == '\0' && *t1 > *t0;
 }
 
-/* Renders onto a surface of the chosen format; returns FALSE after printing why. */
+static cairo_status_t
+append_bytes (void *closure, const unsigned char *data, unsigned int length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* Renders onto a surface of the chosen format in memory, then saves it with
+ * pv_save_file(): a failed write never leaves half a picture over the old
+ * one. Returns FALSE after printing why. */
 static gboolean
 write_output (PvTimelineRenderer *renderer, const char *path, OutFormat format, int width, int height)
 {
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GError) error = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
@@ -54,22 +66,27 @@ write_output (PvTimelineRenderer *renderer, const char *path, OutFormat format, 
   switch (format)
     {
     case OUT_PNG: surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height); break;
-    case OUT_SVG: surface = cairo_svg_surface_create (path, width, height); break;
-    default: surface = cairo_pdf_surface_create (path, width, height); break;
+    case OUT_SVG: surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, width, height); break;
+    default: surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, width, height); break;
     }
   cr = cairo_create (surface);
   pv_timeline_renderer_draw (renderer, cr);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS && format == OUT_PNG)
-    status = cairo_surface_write_to_png (surface, path);
+    status = cairo_surface_write_to_png_stream (surface, append_bytes, bytes);
   cairo_surface_finish (surface);
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_printerr ("planviz-cli render: cannot write %s: %s\n", path, cairo_status_to_string (status));
+      g_printerr ("planviz-cli render: cannot draw %s: %s\n", path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  if (!pv_save_file (path, bytes->data, bytes->len, &error))
+    {
+      g_printerr ("planviz-cli render: %s\n", error->message);
       return FALSE;
     }
   return TRUE;

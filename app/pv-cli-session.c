@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "pv-read-file.h"
+
 void
 pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context)
 {
@@ -142,7 +144,7 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
   input_shapes = pv_cli_parse_input_shapes (args->input_specs);
   if (bounds == NULL || input_shapes == NULL)
     return PV_CLI_USAGE;
-  if (args->partition && !g_file_get_contents (args->partition, &partition_text, &partition_len, &error))
+  if (args->partition && !pv_read_file (args->partition, PV_READ_FILE_LIMIT, &partition_text, &partition_len, &error))
     {
       g_printerr ("planviz-cli: %s\n", error->message);
       return PV_CLI_BAD_INPUT;

@@ -51,16 +51,15 @@ pv_cli_parse (GOptionContext *context, int *argc, char ***argv)
   return TRUE;
 }
 
+/* A count ≥ 0 that fits in 64 bits: strtoll would clamp
+ * 99999999999999999999 to 2^63 − 1 without a word. */
 static gboolean
 parse_int64 (const char *text, gint64 *out)
 {
-  char *end = NULL;
+  g_autoptr (GError) error = NULL;
   gint64 v;
 
-  if (text == NULL || *text == '\0')
-    return FALSE;
-  v = g_ascii_strtoll (text, &end, 10);
-  if (end == text || *end != '\0' || v < 0)
+  if (text == NULL || !g_ascii_string_to_signed (text, 10, 0, G_MAXINT64, &v, &error))
     return FALSE;
   *out = v;
   return TRUE;
@@ -87,7 +86,8 @@ pv_cli_parse_bounds (char **specs)
       gint64 value;
       if (eq == NULL || eq == specs[i] || !parse_int64 (eq + 1, &value))
         {
-          g_printerr ("planviz-cli: --bound wants SYMBOL=N with N ≥ 0, not “%s”\n", specs[i]);
+          g_printerr ("planviz-cli: --bound wants SYMBOL=N with 0 ≤ N ≤ %" G_GINT64_FORMAT ", not “%s”\n", G_MAXINT64,
+                      specs[i]);
           return NULL;
         }
       g_hash_table_replace (bounds, g_strndup (specs[i], eq - specs[i]), g_memdup2 (&value, sizeof value));

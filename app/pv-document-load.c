@@ -8,6 +8,7 @@
 
 #include "pv-model-loader.h"
 #include "pv-ort-graph-rewrite.h"
+#include "pv-read-file.h"
 
 typedef struct {
   GFile *file;
@@ -104,9 +105,21 @@ gboolean
 _pv_document_read_partition_text (GFile *file, GCancellable *cancellable, char **text, GError **error)
 {
   g_autofree char *contents = NULL;
+  const char *path = g_file_peek_path (file);
   gsize len = 0;
 
-  if (!g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
+  /* A local file: bounded, and never a device or a FIFO (a remembered
+   * config path may point anywhere). Errors stay in G_IO_ERROR, as GIO's. */
+  if (path != NULL)
+    {
+      g_autoptr (GError) local = NULL;
+      if (!pv_read_file (path, PV_READ_FILE_LIMIT, &contents, &len, &local))
+        {
+          g_set_error_literal (error, G_IO_ERROR, g_io_error_from_file_error (local->code), local->message);
+          return FALSE;
+        }
+    }
+  else if (!g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
     return FALSE;
   if (!g_utf8_validate (contents, len, NULL) || strlen (contents) != len)
     {
@@ -126,7 +139,6 @@ _pv_document_read_partition_text (GFile *file, GCancellable *cancellable, char *
     }
   return TRUE;
 }
-
 
 static PvModel *
 load_model (GFile *file, GCancellable *cancellable, GError **error)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pv-input-values.h"
+#include "pv-save-file.h"
 
 G_DEFINE_FINAL_TYPE (PvDocument, pv_document, G_TYPE_OBJECT)
 
@@ -329,10 +330,9 @@ pv_document_save_partition (PvDocument *self, GFile *file, const char *text, GEr
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
 
-  /* g_file_replace_contents writes a temporary file and renames it over
-   * the old one: a crash never leaves half a config behind. */
-  if (!g_file_replace_contents (file, text, strlen (text), NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                NULL, error))
+  /* A temporary file renamed over the old one once every byte is on
+   * disk: a crash or a full disk never leaves half a config behind. */
+  if (!pv_save_gfile (file, text, strlen (text), error))
     return FALSE;
   if (g_set_object (&self->partition_file, file))
     g_object_notify_by_pspec (G_OBJECT (self), _pv_document_properties[PV_DOCUMENT_PROP_PARTITION_FILE]);

@@ -6,6 +6,7 @@
 #include "pv-app-state.h"
 #include "pv-element-type.h"
 #include "pv-recent.h"
+#include "pv-save-file.h"
 
 G_DEFINE_FINAL_TYPE (PvWindow, pv_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -941,8 +942,7 @@ pv_window_save_partition (PvWindow *self, GFile *file, GError **error)
 static gboolean
 write_text (GFile *file, const char *text, GError **error)
 {
-  return g_file_replace_contents (file, text, strlen (text), NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                  NULL, error);
+  return pv_save_gfile (file, text, strlen (text), error);
 }
 
 gboolean
@@ -1004,8 +1004,7 @@ pv_window_save_screenshot (PvWindow *self, GFile *file, GError **error)
     }
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   png = gdk_texture_save_to_png_bytes (texture);
-  return g_file_replace_contents (file, g_bytes_get_data (png, NULL), g_bytes_get_size (png), NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+  return pv_save_gfile (file, g_bytes_get_data (png, NULL), g_bytes_get_size (png), error);
 }
 
 /* ---- screenshots after a frame ---- */

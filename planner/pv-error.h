@@ -54,6 +54,16 @@ typedef enum {
 
 GQuark pv_ort_plan_error_quark (void);
 
+#define PV_SHAPE_ERROR (pv_shape_error_quark ())
+
+typedef enum {
+  PV_SHAPE_ERROR_OVERFLOW,  /* a value's element or byte count does not fit in 64 bits */
+  PV_SHAPE_ERROR_NEGATIVE,  /* a value's size comes out negative */
+  PV_SHAPE_ERROR_RESHAPE,   /* a Reshape to a shape of another element count */
+} PvShapeError;
+
+GQuark pv_shape_error_quark (void);
+
 #define PV_SESSION_ERROR (pv_session_error_quark ())
 
 typedef enum {

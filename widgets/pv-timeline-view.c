@@ -1,4 +1,5 @@
 /* pv-timeline-view.c: the timeline as a GTK widget (see the header). */
+#include "pv-save-file.h"
 #include "pv-timeline-view.h"
 
 #include <cairo-pdf.h>
@@ -1460,6 +1461,5 @@ pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportForm
                    cairo_status_to_string (status));
       return FALSE;
     }
-  return g_file_replace_contents (file, (const char *) bytes->data, bytes->len, NULL, FALSE,
-                                  G_FILE_CREATE_REPLACE_DESTINATION, NULL, NULL, error);
+  return pv_save_gfile (file, bytes->data, bytes->len, error);
 }

@@ -148,7 +148,11 @@ pv_graph_max_depth (const PvGraph *graph)
 
   for (int i = 0; i < graph->n_nodes; i++)
     for (int s = 0; s < graph->nodes[i].n_subgraphs; s++)
-      depth = MAX (depth, 1 + pv_graph_max_depth (graph->nodes[i].subgraphs[s]));
+      {
+        /* Once per subgraph: MAX() would evaluate the call twice, 2^depth calls. */
+        int sub = 1 + pv_graph_max_depth (graph->nodes[i].subgraphs[s]);
+        depth = MAX (depth, sub);
+      }
   return depth;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pv-element-type.h"
+#include "pv-read-file.h"
 
 /* Generated at build time from data/kernel-defs.json. */
 extern const unsigned char pv_kernel_defs_json[];
@@ -657,6 +658,56 @@ range_text (int first, int last)
   return g_strdup_printf ("%d-%d", first, last);
 }
 
+/* Orders one op's entries by first opset; a probe (index -1) sorts after
+ * every entry that starts at or below its first opset. */
+static int
+compare_first (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const Entry *x = a, *y = b;
+
+  if (x->def.since_first != y->def.since_first)
+    return x->def.since_first < y->def.since_first ? -1 : 1;
+  return x->index == -1 ? 1 : y->index == -1 ? -1 : x->index - y->index;
+}
+
+/* The earliest entry (in file order) of @e's op whose opsets overlap @e's,
+ * or NULL after adding @e to @seen (per op, the disjoint ranges read so far,
+ * by first opset). Logarithmic per entry: a file of 40k entries once took
+ * 27 s comparing each with all before it. */
+static const Entry *
+find_overlap (GHashTable *seen, const Entry *e)
+{
+  g_autofree char *key = g_strdup_printf ("%zu:%s:%s", strlen (e->def.domain), e->def.domain, e->def.op_type);
+  GSequence *ranges = g_hash_table_lookup (seen, key);
+  Entry probe = { .index = -1 };
+  const Entry *found = NULL;
+  GSequenceIter *it;
+
+  if (ranges == NULL)
+    {
+      ranges = g_sequence_new (NULL);
+      g_hash_table_insert (seen, g_steal_pointer (&key), ranges);
+    }
+  /* The ranges are disjoint: those overlapping @e are the last ones that
+   * start at or below its last opset, back to the first ending below it. */
+  probe.def.since_first = e->def.since_last;
+  it = g_sequence_search (ranges, &probe, compare_first, NULL);
+  while (!g_sequence_iter_is_begin (it))
+    {
+      const Entry *o;
+
+      it = g_sequence_iter_prev (it);
+      o = g_sequence_get (it);
+      if (o->def.since_last < e->def.since_first)
+        break;
+      if (found == NULL || o->index < found->index)
+        found = o;
+    }
+  if (found == NULL)
+    g_sequence_insert_sorted (ranges, (gpointer) e, compare_first, NULL);
+  return found;
+}
+
 /* Parses a whole file into entries (Entry*, file order). */
 static GPtrArray *
 read_file (const Source *src, GStringChunk *strings, GError **error)
@@ -670,6 +721,8 @@ read_file (const Source *src, GStringChunk *strings, GError **error)
   cJSON *root, *kernels = NULL;
   guint vi = 0, ki = 0;
   gboolean ok = FALSE;
+  g_autoptr (GHashTable) seen = NULL;
+  const Entry *o;
   const void *nul;
   int index = 0;
 
@@ -750,24 +803,21 @@ read_file (const Source *src, GStringChunk *strings, GError **error)
       invalid (&reader, value_offset (&pos, kernels), "\"kernels\" must be an array");
       goto out;
     }
+  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_sequence_free);
   for (const cJSON *item = kernels->child; item; item = item->next, index++)
     {
       Entry *e = g_new0 (Entry, 1);
       g_ptr_array_add (entries, e);
       if (!read_entry (&reader, item, index, e))
         goto out;
-      for (guint k = 0; k + 1 < entries->len; k++)
+      o = find_overlap (seen, e);
+      if (o != NULL)
         {
-          const Entry *o = entries->pdata[k];
-          if (strcmp (o->def.domain, e->def.domain) == 0 && strcmp (o->def.op_type, e->def.op_type) == 0
-              && o->def.since_first <= e->def.since_last && e->def.since_first <= o->def.since_last)
-            {
-              g_autofree char *mine = range_text (e->def.since_first, e->def.since_last);
-              g_autofree char *theirs = range_text (o->def.since_first, o->def.since_last);
-              invalid (&reader, e->offset, "kernels[%d] (%s%s%s, opsets %s) overlaps kernels[%d] (opsets %s)", index,
-                       e->def.domain, e->def.domain[0] ? ":" : "", e->def.op_type, mine, o->index, theirs);
-              goto out;
-            }
+          g_autofree char *mine = range_text (e->def.since_first, e->def.since_last);
+          g_autofree char *theirs = range_text (o->def.since_first, o->def.since_last);
+          invalid (&reader, e->offset, "kernels[%d] (%s%s%s, opsets %s) overlaps kernels[%d] (opsets %s)", index,
+                   e->def.domain, e->def.domain[0] ? ":" : "", e->def.op_type, mine, o->index, theirs);
+          goto out;
         }
     }
   ok = TRUE;
@@ -829,57 +879,71 @@ compare_entries (gconstpointer a, gconstpointer b)
   return (x->def.since_first > y->def.since_first) - (x->def.since_first < y->def.since_first);
 }
 
-/* Puts @e in, cutting back what it overlaps. Takes @e. */
+/* Keeps what @o covers outside the sorted, disjoint @added[*j..]: zero,
+ * one or more pieces of @o (copies), appended to @out; frees @o. Advances
+ * *@j past the added ranges that end before @o (the next @o starts later). */
 static void
-table_insert (PvKernelTable *table, Entry *e)
+cut_back (Entry *o, GPtrArray *added, guint *j, GPtrArray *out)
 {
-  char buf[128];
-  g_autofree char *heap = NULL;
-  const char *key = op_key (e->def.domain, e->def.op_type, buf, sizeof buf, &heap);
+  int cur = o->def.since_first, last = o->def.since_last;
+  gboolean covered = FALSE;
+  guint k;
+
+  while (*j < added->len && ((Entry *) added->pdata[*j])->def.since_last < cur)
+    (*j)++;
+  for (k = *j; k < added->len; k++)
+    {
+      const Entry *a = added->pdata[k];
+      if (a->def.since_first > last)
+        break;
+      if (a->def.since_first > cur)
+        {
+          Entry *piece = entry_copy (o);
+          piece->def.since_first = cur;
+          piece->def.since_last = a->def.since_first - 1;
+          g_ptr_array_add (out, piece);
+        }
+      /* Checked before adding 1: since_last may be G_MAXINT. */
+      if (a->def.since_last >= last)
+        {
+          covered = TRUE;
+          break;
+        }
+      cur = MAX (cur, a->def.since_last + 1);
+    }
+  if (!covered)
+    {
+      Entry *piece = entry_copy (o);
+      piece->def.since_first = cur;
+      g_ptr_array_add (out, piece);
+    }
+  entry_free (o);
+}
+
+/* Puts one op's @added entries (disjoint, as read_file checks) in, cutting
+ * back the old entries they overlap. One sweep over both sorted lists: a
+ * file of 40k entries for one op once took 50 s, sorting after each. Takes
+ * the entries of @added. */
+static void
+table_insert_op (PvKernelTable *table, const char *key, GPtrArray *added)
+{
   GPtrArray *list = g_hash_table_lookup (table->by_op, key);
+  g_autofree gpointer *old = NULL;
+  guint j = 0;
+  gsize n_old = 0;
 
   if (list == NULL)
     {
       list = g_ptr_array_new_with_free_func (entry_free);
       g_hash_table_insert (table->by_op, g_strdup (key), list);
     }
-
-  for (guint i = 0; i < list->len;)
-    {
-      Entry *o = list->pdata[i];
-      if (o->def.since_last < e->def.since_first || o->def.since_first > e->def.since_last)
-        {
-          i++;
-          continue;
-        }
-      /* Keep the parts of @o below and above @e's range. */
-      if (o->def.since_first < e->def.since_first && o->def.since_last > e->def.since_last)
-        {
-          Entry *upper = entry_copy (o);
-          upper->def.since_first = e->def.since_last + 1;
-          o->def.since_last = e->def.since_first - 1;
-          g_ptr_array_add (list, upper);
-          table->size++;
-          i++;
-        }
-      else if (o->def.since_first < e->def.since_first)
-        {
-          o->def.since_last = e->def.since_first - 1;
-          i++;
-        }
-      else if (o->def.since_last > e->def.since_last)
-        {
-          o->def.since_first = e->def.since_last + 1;
-          i++;
-        }
-      else
-        {
-          g_ptr_array_remove_index (list, i);
-          table->size--;
-        }
-    }
-  g_ptr_array_add (list, e);
-  table->size++;
+  old = g_ptr_array_steal (list, &n_old);
+  g_ptr_array_sort (added, compare_entries);
+  for (guint i = 0; i < n_old; i++)
+    cut_back (old[i], added, &j, list);
+  for (guint i = 0; i < added->len; i++)
+    g_ptr_array_add (list, added->pdata[i]);
+  table->size = table->size - (guint) n_old + list->len;
   g_ptr_array_sort (list, compare_entries);
 }
 
@@ -889,6 +953,9 @@ pv_kernel_table_merge_data (PvKernelTable *table, const char *data, gsize len, c
 {
   Source src = { data, len, display_name };
   g_autoptr (GPtrArray) entries = NULL;
+  g_autoptr (GHashTable) by_op = NULL;
+  GHashTableIter iter;
+  gpointer op, op_added;
 
   g_return_val_if_fail (table != NULL, FALSE);
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
@@ -900,9 +967,26 @@ pv_kernel_table_merge_data (PvKernelTable *table, const char *data, gsize len, c
   if (entries == NULL)
     return FALSE;
   /* The entries' sources name this table's copy of the file name. */
+  by_op = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   for (guint i = 0; i < entries->len; i++)
-    table_insert (table, entries->pdata[i]);
+    {
+      Entry *e = entries->pdata[i];
+      char buf[128];
+      g_autofree char *heap = NULL;
+      const char *key = op_key (e->def.domain, e->def.op_type, buf, sizeof buf, &heap);
+      GPtrArray *added = g_hash_table_lookup (by_op, key);
+
+      if (added == NULL)
+        {
+          added = g_ptr_array_new ();
+          g_hash_table_insert (by_op, g_strdup (key), added);
+        }
+      g_ptr_array_add (added, e);
+    }
   g_ptr_array_set_free_func (entries, NULL);
+  g_hash_table_iter_init (&iter, by_op);
+  while (g_hash_table_iter_next (&iter, &op, &op_added))
+    table_insert_op (table, op, op_added);
   return TRUE;
 }
 
@@ -914,7 +998,7 @@ pv_kernel_table_merge_file (PvKernelTable *table, const char *path, GError **err
   gsize len = 0;
 
   g_return_val_if_fail (path != NULL, FALSE);
-  if (!g_file_get_contents (path, &data, &len, &local))
+  if (!pv_read_file (path, PV_READ_FILE_LIMIT, &data, &len, &local))
     {
       g_set_error (error, PV_KERNEL_TABLE_ERROR, PV_KERNEL_TABLE_ERROR_IO, "%s", local->message);
       return FALSE;

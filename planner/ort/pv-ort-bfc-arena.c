@@ -196,6 +196,9 @@ pv_ort_bfc_arena_alloc (PvOrtBfcArena *arena, guint64 bytes)
   g_return_val_if_fail (arena != NULL, -2);
   if (bytes == 0)
     return -1;
+  /* Rounding up must not wrap: no device holds that much anyway. */
+  if (bytes > G_MAXUINT64 - PV_ORT_ARENA_MIN_ALLOCATION)
+    return -2;
   rb = rounded (bytes);
   h = find_chunk (arena, rb);
   if (h < 0)
@@ -207,7 +210,7 @@ pv_ort_bfc_arena_alloc (PvOrtBfcArena *arena, guint64 bytes)
     }
   g_tree_remove (arena->free_chunks, KEY (h));
   c = CHUNK (arena, h);
-  if (c->size >= rb * 2 || c->size - rb >= arena->config.max_dead_bytes_per_chunk)
+  if (c->size / 2 >= rb || c->size - rb >= arena->config.max_dead_bytes_per_chunk)
     split_chunk (arena, h, rb);
   c = CHUNK (arena, h);
   c->in_use = TRUE;

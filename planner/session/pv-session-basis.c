@@ -63,6 +63,7 @@ pv_session_basis_unref (PvSessionBasis *basis)
   g_free (basis->value_bytes);
   g_strfreev (basis->symbols);
   g_strfreev (basis->unbound_symbols);
+  g_clear_error (&basis->size_error);
   g_free (basis);
 }
 
@@ -97,6 +98,58 @@ compare_strings (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(char *const *) a, *(char *const *) b);
 }
 
+/* Why @v's size is wrong under @bounds (a PV_SHAPE_ERROR naming it), or
+ * NULL: known, unknown for want of a bound, or no size at all. */
+static GError *
+wrong_size (const PvGraph *g, const PvValueShape *s, int v, GHashTable *bounds)
+{
+  const char *name = g->values[v].name, *missing = NULL;
+  gint64 bytes = 0;
+
+  if (s == NULL)
+    return NULL;
+  if (s->size_error == 1 + PV_SHAPE_ERROR_RESHAPE)
+    return g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_RESHAPE,
+                        "value “%s”: its Reshape asks for a shape of another element count", name);
+  if (s->size_error == 1 + PV_SHAPE_ERROR_OVERFLOW)
+    return g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_OVERFLOW, "value “%s”: its size overflows 64 bits", name);
+  if (s->bytes == NULL)
+    return NULL;
+  if (!pv_dim_eval (s->bytes, bounds, &bytes, &missing))
+    return missing != NULL ? NULL
+                           : g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_OVERFLOW,
+                                          "value “%s”: its size overflows 64 bits at these bounds", name);
+  if (bytes < 0)
+    return g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_NEGATIVE,
+                        "value “%s”: its size comes out negative (%" G_GINT64_FORMAT " bytes): a dim is negative",
+                        name, bytes);
+  return NULL;
+}
+
+/* Planners add sizes up (slot capacities, arena offsets with alignment,
+ * ORT's arena regions doubling): when the owners' sizes, each rounded up to
+ * 4 KiB and a page apart, fit in 2^63 bytes, none of those sums overflows.
+ * Past that, an error naming the value that crosses it. */
+static GError *
+total_too_big (const PvSessionBasis *basis)
+{
+  const PvLiveness *live = basis->liveness;
+  guint64 total = 0;
+
+  for (int i = 0; i < live->n_owners; i++)
+    {
+      int v = live->owners[i];
+      guint64 b = basis->value_bytes[v];
+      if (basis->size_kind[v] != PV_SIZE_KNOWN)
+        continue;
+      if (b > (guint64) G_MAXINT64 - total || (b + 8191) / 4096 * 4096 > (guint64) G_MAXINT64 - total)
+        return g_error_new (PV_SHAPE_ERROR, PV_SHAPE_ERROR_OVERFLOW,
+                            "value “%s”: the values' sizes add up to more than 2^63 bytes", basis->graph->values[v].name);
+      total += (b + 8191) / 4096 * 4096;
+    }
+  return NULL;
+}
+
 /* Every value's size under the basis's bounds, the symbols owners' sizes
  * mention, and those of them the bounds lack. */
 static void
@@ -114,6 +167,11 @@ fill_sizes (PvSessionBasis *basis)
   basis->value_bytes = g_new0 (guint64, MAX (g->n_values, 1));
   for (int v = 0; v < g->n_values; v++)
     basis->size_kind[v] = pv_shape_sizes_oracle (&sizes, v, &basis->value_bytes[v]);
+  /* Every value, views too: a Reshape's output is its input's memory. */
+  for (int v = 0; v < g->n_values && basis->size_error == NULL; v++)
+    basis->size_error = wrong_size (g, pv_shape_info_get (basis->shapes, g, v), v, basis->bounds);
+  if (basis->size_error == NULL)
+    basis->size_error = total_too_big (basis);
   for (int i = 0; i < live->n_owners; i++)
     if (basis->size_kind[live->owners[i]] != PV_SIZE_NONE)
       pv_dim_collect_symbols (pv_shape_info_get (basis->shapes, g, live->owners[i])->bytes, symbols);

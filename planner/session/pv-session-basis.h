@@ -80,6 +80,9 @@ struct _PvSessionBasis {
   guint64 *value_bytes;          /* value -> bytes when known, 0 otherwise */
   char **symbols;                /* every symbol owners' sizes mention: sorted, NULL-terminated */
   char **unbound_symbols;        /* those the bounds lack: sorted, NULL-terminated */
+  GError *size_error;            /* PV_SHAPE_ERROR naming the first value whose size is wrong
+                                  * (overflows 64 bits, negative, an impossible Reshape), or NULL:
+                                  * the session refuses to plan rather than drop the value */
   double stage_ms;               /* time spent making it (inference included when not shared) */
 };
 

@@ -458,6 +458,15 @@ plan_graph (PvSession *session, const PvSessionOptions *options, const PvOrtPlan
   g_autoptr (PvHappensBefore) order = NULL;
   gboolean streams;
 
+  /* A wrong size (overflow, negative, impossible Reshape) is refused: a
+   * plan without that value would be a wrong plan that looks right. */
+  if (s->basis->size_error != NULL)
+    {
+      g_propagate_error (error, g_error_copy (s->basis->size_error));
+      pv_liveness_free (live);
+      return NULL;
+    }
+
   /* ORT's plan first (it needs no bounds: ORT compares shapes
    * symbolically); its streams decide how the other plans must be checked. */
   progress (options, PV_SESSION_STAGE_CONFIG_CHECK);
@@ -571,7 +580,8 @@ pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSess
   if (basis == NULL)
     return NULL;
   s = plan_graph (session_on (basis), options, NULL, NULL, error, t0);
-  s->stage_ms[PV_SESSION_STAGE_VALUE_MAPS] = basis->stage_ms;
+  if (s)
+    s->stage_ms[PV_SESSION_STAGE_VALUE_MAPS] = basis->stage_ms;
   return s;
 }
 

@@ -90,7 +90,9 @@ typedef struct {
                                            found every ordering taken */
 } PvSession;
 
-/* Makes a basis of @model's main graph from @options, then plans on it. */
+/* Makes a basis of @model's main graph from @options, then plans on it.
+ * Like every session constructor, NULL with a PV_SHAPE_ERROR naming the
+ * value when a size is wrong (the basis's size_error): no plan drops it. */
 PvSession *pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSessionOptions *options,
                            GError **error);
 

@@ -10,6 +10,7 @@
  * from node->opset (the imported version of the node's domain). */
 #include <string.h>
 
+#include "pv-error.h"
 #include "pv-infer-dims.h"
 #include "pv-infer-tensor-private.h"
 
@@ -24,6 +25,43 @@ pass_contents (PvInferContext *ctx, int k, const PvValueShape *s)
 }
 
 /* ---- Reshape, Flatten, Squeeze, Unsqueeze ---- */
+
+/* The product of @n constant dims, FALSE when one is not a constant or
+ * the product overflows (the size check reports that). */
+static gboolean
+const_count (const PvDimExpr *const *dims, int n, gint64 *count)
+{
+  gint64 c = 1, v;
+
+  for (int i = 0; i < n; i++)
+    if (dims[i] == NULL || !is_const (dims[i], &v) || __builtin_mul_overflow (c, v, &c))
+      return FALSE;
+  *count = c;
+  return TRUE;
+}
+
+/* ORT refuses a Reshape whose shape holds another element count than its
+ * input ("The input tensor cannot be reshaped to the requested shape"):
+ * with every dim known, so do we, rather than plan the wrong size. */
+static void
+check_reshape_count (PvInferContext *ctx, const PvValueShape *x, const PvDimExpr *const *dims, int n, int infer_at,
+                     const PvDimExpr *others)
+{
+  gint64 in, out, rest;
+
+  if (!pv_infer_has_rank (x) || !const_count (x->dims, x->rank, &in))
+    return;
+  if (infer_at >= 0)
+    {
+      /* -1 takes in / rest: rest must divide in (rest 0 only for in 0). */
+      if (others != NULL && is_const (others, &rest)
+          && (rest == 0 ? in != 0 : in % rest != 0))
+        pv_infer_set_size_error (ctx, 0, PV_SHAPE_ERROR_RESHAPE);
+      return;
+    }
+  if (const_count (dims, n, &out) && out != in)
+    pv_infer_set_size_error (ctx, 0, PV_SHAPE_ERROR_RESHAPE);
+}
 
 static gboolean
 infer_reshape (PvInferContext *ctx, const PvNode *node)
@@ -89,9 +127,20 @@ infer_reshape (PvInferContext *ctx, const PvNode *node)
         if (total != NULL && others != NULL && !(is_const (others, &ov) && ov == 0))
           dims[infer_at] = pv_dim_div_expr (pv_infer_pool (ctx), total, others);
       }
-    for (int i = 0; i < n; i++)
-      dims[i] = or_fresh (ctx, dims[i], "reshape");
-    pv_infer_set_output (ctx, 0, x->elem_type, n, dims);
+    {
+      const PvDimExpr *others = NULL;
+      if (infer_at >= 0)
+        {
+          others = cst (ctx, 1);
+          for (int i = 0; i < n; i++)
+            if (i != infer_at)
+              others = d_mul (ctx, others, dims[i]);
+        }
+      for (int i = 0; i < n; i++)
+        dims[i] = or_fresh (ctx, dims[i], "reshape");
+      pv_infer_set_output (ctx, 0, x->elem_type, n, dims);
+      check_reshape_count (ctx, x, dims, n, infer_at, others);
+    }
     pass_contents (ctx, 0, x);
   }
   return TRUE;

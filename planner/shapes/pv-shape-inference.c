@@ -311,12 +311,13 @@ compute_bytes (PvShapeInfo *info, PvValueShape *shape)
   n = pv_dim_const (info->pool, 1);
   for (int i = 0; i < shape->rank && n; i++)
     n = pv_dim_mul (info->pool, n, shape->dims[i]);
-  if (n == NULL)
-    return;
-  if (bits % 8 == 0)
+  if (n != NULL && bits % 8 == 0)
     shape->bytes = pv_dim_mul (info->pool, n, pv_dim_const (info->pool, bits / 8));
-  else
+  else if (n != NULL)
     shape->bytes = pv_dim_ceil_div (info->pool, pv_dim_mul (info->pool, n, pv_dim_const (info->pool, bits)), 8);
+  /* The constants' product overflowed: a wrong size, never "no size". */
+  if (shape->bytes == NULL && shape->size_error == 0)
+    shape->size_error = 1 + PV_SHAPE_ERROR_OVERFLOW;
 }
 
 /* ---- the walk ---- */
@@ -730,6 +731,15 @@ pv_infer_set_output (PvInferContext *ctx, int k, int elem_type, int rank, const 
         if (out->dims[i] == NULL)  /* a constructor overflowed: unknowable */
           out->dims[i] = pv_dim_fresh_symbol (ctx->info->pool, "unk");
     }
+}
+
+void
+pv_infer_set_size_error (PvInferContext *ctx, int k, int code)
+{
+  PvValueShape *out = output_shape (ctx, k);
+
+  if (out != NULL)
+    out->size_error = 1 + code;
 }
 
 void

@@ -27,6 +27,10 @@ typedef struct {
   /* Byte size: elements x element size, NULL when the value has no byte size
    * (strings, sequences, maps, optionals, unknown type or rank). */
   const PvDimExpr *bytes;
+  /* 0, or 1 + a PvShapeError: the size is wrong, not unknown (its element
+   * count overflows 64 bits, or a Reshape changes it). The session refuses
+   * to plan such a value rather than drop it. */
+  int size_error;
   gboolean inferred;          /* an op rule produced it (FALSE: stated or unknown) */
   /* The initializer (or Constant) tensor behind the value, NULL otherwise:
    * rules read float contents (Resize scales) through pv_tensor_get_double(). */
@@ -119,6 +123,9 @@ int pv_infer_n_outputs (PvInferContext *ctx);
 /* Sets output @k (ignored when the output is omitted). @dims are copied;
  * rank -1 means unknown rank. */
 void pv_infer_set_output (PvInferContext *ctx, int k, int elem_type, int rank, const PvDimExpr *const *dims);
+/* Marks output @k (set just before) as of a wrong size (a PvShapeError):
+ * the session refuses to plan it. */
+void pv_infer_set_size_error (PvInferContext *ctx, int k, int code);
 /* Sets output @k as a non-tensor (sequence, optional, map) of @elem_type. */
 void pv_infer_set_output_kind (PvInferContext *ctx, int k, PvTypeKind kind, int elem_type);
 /* Known contents of output @k (after set_output); copied. */

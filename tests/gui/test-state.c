@@ -4,6 +4,7 @@
 #include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gui-fixture.h"
 #include "pv-app-state.h"
@@ -685,7 +686,25 @@ test_config_remembered (Fixture *fx, gconstpointer data)
     g_assert_true (g_file_equal (config, data_config));
   }
 
+  /* Saving over a 0600 file keeps it 0600 (pv_save_file). */
+  g_assert_cmpint (g_chmod (saved_path, 0600), ==, 0);
+  g_assert_true (pv_window_save_partition (fx->window, saved, &error));
+  {
+    GStatBuf st;
+    g_assert_cmpint (g_stat (saved_path, &st), ==, 0);
+    g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  }
+
+  /* A remembered path that has become a FIFO is never waited on: ORT's
+   * default config at once. */
+  g_assert_cmpint (g_remove (saved_path), ==, 0);
+  g_assert_cmpint (mkfifo (saved_path, 0600), ==, 0);
+  reopen (fx, "wide_branches.onnx", NULL);
+  g_assert_null (pv_document_get_partition_file (fx->document));
+  g_assert_cmpuint (n_streams_planned (fx), ==, 1);
+
   /* A remembered file that is gone: ORT's default config. */
+  g_assert_cmpint (g_remove (saved_path), ==, 0);
   g_assert_true (pv_window_save_partition (fx->window, saved, &error));
   g_assert_cmpint (g_remove (saved_path), ==, 0);
   reopen (fx, "wide_branches.onnx", NULL);

@@ -1,0 +1,20 @@
+/* pv-read-file.h: reading a whole outside file (partition config,
+ * kernel-defs, app state) with a size limit, from regular files only. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The largest text file planviz reads whole: a partition config of a
+ * million nodes is well under it. */
+#define PV_READ_FILE_LIMIT ((gsize) 256 * 1024 * 1024)
+
+/* Reads all of @path into *@contents (NUL-terminated, length in *@len) if it
+ * is a regular file of at most @limit bytes. Anything else fails at once
+ * with a G_FILE_ERROR that names @path: a device (/dev/zero), a FIFO or a
+ * socket (never waited on), a folder, or a file over the limit (also one
+ * that grows past it while read). */
+gboolean pv_read_file (const char *path, gsize limit, char **contents, gsize *len, GError **error);
+
+G_END_DECLS

@@ -698,13 +698,3 @@ pv_document_export_plan_json (PvDocument *self)
     return NULL;
   return pv_plan_export_json (self->plan_session, self->planner);
 }
-
-char *
-pv_document_export_trace_json (PvDocument *self)
-{
-  g_return_val_if_fail (PV_IS_DOCUMENT (self), NULL);
-
-  if (self->plan_session == NULL)
-    return NULL;
-  return pv_plan_export_trace (self->plan_session, self->planner);
-}

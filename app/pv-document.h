@@ -163,9 +163,7 @@ const GError        *pv_document_get_body_error          (PvDocument           *
 /* How many times the document has installed a plan (loads and re-plans). */
 guint                pv_document_get_n_plans             (PvDocument           *self);
 
-/* The plan session exported for the current planner: plan JSON or Chrome
- * trace JSON. NULL without a plan. */
+/* The plan session's JSON for the current planner; NULL without a plan. */
 char                *pv_document_export_plan_json        (PvDocument           *self);
-char                *pv_document_export_trace_json       (PvDocument           *self);
 
 G_END_DECLS

@@ -142,13 +142,6 @@ pv_timeline_renderer_free (PvTimelineRenderer *self)
   pv_timeline_model_unref (self->model);
   g_free (self);
 }
-
-PvTimelineModel *
-pv_timeline_renderer_get_model (PvTimelineRenderer *self)
-{
-  return self->model;
-}
-
 void
 pv_timeline_renderer_set_model (PvTimelineRenderer *self, PvTimelineModel *model)
 {

@@ -93,8 +93,6 @@ typedef struct _PvTimelineRenderer PvTimelineRenderer;
 PvTimelineRenderer *pv_timeline_renderer_new (PvTimelineModel *model);
 void pv_timeline_renderer_free (PvTimelineRenderer *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvTimelineRenderer, pv_timeline_renderer_free)
-
-PvTimelineModel *pv_timeline_renderer_get_model (PvTimelineRenderer *self);
 void pv_timeline_renderer_set_model (PvTimelineRenderer *self, PvTimelineModel *model);
 
 void pv_timeline_options_init (PvTimelineOptions *options);

@@ -14,7 +14,6 @@
 #include "pv-ort-graph-view.h"
 #include "pv-ort-shape-classes.h"
 
-
 /* ---- devices ---- */
 
 typedef enum {
@@ -671,15 +670,6 @@ append_step (GString *out, const PvOrtPlan *plan, const PvOrtStep *step)
       break;
     }
 }
-
-char *
-pv_ort_step_to_string (const PvOrtPlan *plan, const PvOrtStep *step)
-{
-  GString *out = g_string_new (NULL);
-  append_step (out, plan, step);
-  return g_string_free (out, FALSE);
-}
-
 char *
 pv_ort_plan_to_ort_text (const PvOrtPlan *plan)
 {

@@ -270,9 +270,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlanBasis, pv_ort_plan_basis_free)
 PvOrtPlan *pv_ort_plan_new_on_basis (const PvOrtPlanBasis *basis, const PvStreamPartition *partition,
                                      PvStreamRegistry registry, GError **error);
 
-/* ORT's text for one step, e.g. "LaunchKernel - NodeIndex: 3, Name: conv1". */
-char *pv_ort_step_to_string (const PvOrtPlan *plan, const PvOrtStep *step);
-
 /* The plan as ORT's operator<<(pair<plan, session_state>) prints it. */
 char *pv_ort_plan_to_ort_text (const PvOrtPlan *plan);
 

@@ -80,6 +80,9 @@ struct _PvSessionBasis {
   guint64 *value_bytes;          /* value -> bytes when known, 0 otherwise */
   char **symbols;                /* every symbol owners' sizes mention: sorted, NULL-terminated */
   char **unbound_symbols;        /* those the bounds lack: sorted, NULL-terminated */
+  int n_shapeless;               /* owners of unknown size with no shape at all (no bound can help) */
+  char **no_shape_rule;          /* n_shapeless > 0: the ops planviz has no shape rule for, "Op (×N)",
+                                    sorted, NULL-terminated (empty when the shapes are lost otherwise) */
   double stage_ms;               /* time spent making it (inference included when not shared) */
 };
 

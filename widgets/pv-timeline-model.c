@@ -551,7 +551,8 @@ set_curve_lane (PvTimelineModel *m, int i)
   lane->bytes = m->curves[i].peak_bytes;
   lane->n = m->curves[i].n_points;
   lane->label = g_strdup_printf ("live bytes · %s", device_name (m->curves[i].device));
-  lane->detail = g_strdup_printf ("peak %s", peak);
+  lane->detail = m->sizes_incomplete ? g_strdup_printf ("at least %s", peak)
+                                     : g_strdup_printf ("peak %s", peak);
 }
 
 static void
@@ -1016,10 +1017,12 @@ build_ort_view (Builder *b)
         }
     }
   set_links (mem, links);
-  mem->peak_bytes = allocated;
-  allocated_text = format_bytes (allocated);
-  mem->title = g_strdup_printf ("%d buffer%s · %d value%s reuse one · %s allocated", n_roots,
-                                n_roots == 1 ? "" : "s", n_reused, n_reused == 1 ? "" : "s", allocated_text);
+  /* A deferred plan has no total: values of unknown size count nothing. */
+  mem->peak_bytes = b->m->sizes_incomplete ? 0 : allocated;
+  allocated_text = b->m->sizes_incomplete ? g_strdup ("sizes unknown, no total") : format_bytes (allocated);
+  mem->title = g_strdup_printf ("%d buffer%s · %d value%s reuse one · %s%s", n_roots, n_roots == 1 ? "" : "s",
+                                n_reused, n_reused == 1 ? "" : "s", allocated_text,
+                                b->m->sizes_incomplete ? "" : " allocated");
 }
 
 /* ---- public ---- */
@@ -1039,6 +1042,7 @@ pv_timeline_model_new (const PvTimelineSource *source)
   b.m = m;
   m->graph = source->graph;
   m->has_plan = source->ort != NULL;
+  m->sizes_incomplete = source->slots != NULL && source->slots->deferred;
   m->load_bytes = source->load_bytes;
 
   build_sizes (&b);

@@ -194,6 +194,7 @@ typedef struct {
   const PvGraph *graph;       /* borrowed */
   double t_end;               /* the axis is [0, t_end] */
   gboolean has_plan;          /* an ORT plan and schedule were given */
+  gboolean sizes_incomplete;  /* the plan is deferred: curves count only the values of known size */
   gboolean deadlock;          /* the schedule could not run every step */
 
   PvTimelineLane *streams;    /* stream lanes */

@@ -201,7 +201,7 @@ add_memory_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
       if (b->n_shapeless > 0)
         {
           g_autofree char *ops = b->no_shape_rule[0] ? g_strjoinv (", ", b->no_shape_rule) : g_strdup ("(none)");
-          g_autofree char *text = g_strdup_printf ("%d values have no known shape: no figure is given", b->n_shapeless);
+          g_autofree char *text = g_strdup_printf ("%d values have no known shape or type: no figure is given", b->n_shapeless);
           add_row (self, grid, "Deferred", text, "planviz cannot compute these sizes; a total without them would be wrong");
           add_row (self, grid, "No shape rule", ops, "Ops planviz has no shape rule for (the values they make and "
                                                      "what follows them have no size)");

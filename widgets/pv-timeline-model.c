@@ -763,8 +763,15 @@ static char *
 deferred_reason (Builder *b)
 {
   const char *const *syms = b->src->unbound_symbols;
+  const char *const *ops = b->src->no_shape_rule;
   g_autofree char *list = NULL;
 
+  if (ops != NULL)
+    {
+      g_autofree char *names = ops[0] ? g_strjoinv (", ", (char **) ops) : g_strdup ("none");
+      return g_strdup_printf ("the memory plan is deferred: some values have no known shape (no shape rule for %s)",
+                              names);
+    }
   if (syms == NULL || syms[0] == NULL)
     return g_strdup ("the memory plan is deferred: some sizes are unknown");
   list = g_strjoinv (", ", (char **) syms);
@@ -1095,8 +1102,11 @@ pv_timeline_source_init_from_session (PvTimelineSource *source, const PvSession 
   source->n_arena_values = session->n_arena_values;
   source->value_bytes = session->value_bytes;
   source->load_bytes = session->load_bytes;
-  source->ort_run = session->ort_run;
+  /* Deferred: the arena simulation counts only values of known size. */
+  source->ort_run = session->slots && session->slots->deferred ? NULL : session->ort_run;
   source->unbound_symbols = (const char *const *) session->unbound_symbols;
+  if (session->basis && session->basis->n_shapeless > 0)
+    source->no_shape_rule = (const char *const *) session->basis->no_shape_rule;
 }
 
 PvTimelineModel *

@@ -47,6 +47,7 @@ typedef struct {
   guint64 load_bytes;              /* LOAD, the lower bound; 0: unknown */
   const PvOrtArenaRun *ort_run;    /* ORT's CPU arena over the first run; NULL: none drawn */
   const char *const *unbound_symbols; /* why the memory plan is deferred, may be NULL */
+  const char *const *no_shape_rule;   /* set when values have no known shape: ops with no shape rule */
 } PvTimelineSource;
 
 /* ---- items ---- */

@@ -520,7 +520,7 @@ deferred_text (GString *out, const PvSession *s)
   if (b->n_shapeless > 0)
     {
       g_autofree char *ops = b->no_shape_rule[0] ? g_strjoinv (", ", b->no_shape_rule) : NULL;
-      g_string_append_printf (out, "  %d have no known shape%s%s\n", b->n_shapeless,
+      g_string_append_printf (out, "  %d have no known shape or type%s%s\n", b->n_shapeless,
                               ops ? ": planviz has no shape rule for " : "", ops ? ops : "");
     }
   if (n_symbolic > 0)

@@ -120,7 +120,7 @@ test_no_shape_rule (Fixture *fx, gconstpointer data)
   g_assert_null (pv_window_get_error (fx->window));
   summary = pv_window_get_summary_view (fx->window);
   g_assert_cmpstr (pv_summary_view_get_value (summary, "Deferred"), ==,
-                   "2 values have no known shape: no figure is given");
+                   "2 values have no known shape or type: no figure is given");
   g_assert_cmpstr (pv_summary_view_get_value (summary, "No shape rule"), ==, "com.example:Mystery (×1)");
   g_assert_null (pv_summary_view_get_value (summary, "ORT reserves"));
   show_summary (fx);

@@ -562,7 +562,9 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
         }
       else
         deferred_text (out, s);
-      if (s->ort_run && !s->slots->deferred)
+      if (s->ort_run && s->slots->deferred)
+        g_string_append (out, "ORT's arena, simulated counting nothing for the values of unknown size (not ORT's figures):\n");
+      if (s->ort_run)
         ort_run_text (out, s->ort_run);
       g_string_append_printf (out, "checker: %s\n", s->ort_check->ok ? "safe" : "UNSAFE (a hazard of this config)");
       for (int i = 0; i < s->ort_check->n_violations; i++)

@@ -180,7 +180,13 @@ pv_cli_render (int argc, char **argv)
     return status;
   if (session->ort == NULL && session->ort_error)
     g_printerr ("planviz-cli render: no ONNX Runtime plan (%s); drawing graph order\n", session->ort_error);
-  if (session->slots->deferred && session->unbound_symbols)
+  if (session->slots->deferred && session->basis->n_shapeless > 0)
+    {
+      g_autofree char *ops = g_strjoinv (", ", session->basis->no_shape_rule);
+      g_printerr ("planviz-cli render: memory plan deferred: %d values have no known shape or type (no shape rule "
+                  "for: %s); the drawing gives no total\n", session->basis->n_shapeless, ops[0] ? ops : "none");
+    }
+  if (session->slots->deferred && session->unbound_symbols && session->unbound_symbols[0])
     {
       g_autofree char *list = g_strjoinv (", ", session->unbound_symbols);
       g_printerr ("planviz-cli render: memory plan deferred; bind %s with --bound\n", list);

@@ -196,11 +196,24 @@ add_memory_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
 
   if (s->slots->deferred)
     {
-      g_autofree char *symbols = s->unbound_symbols ? g_strjoinv (", ", s->unbound_symbols) : g_strdup ("?");
-      g_autofree char *text = g_strdup_printf ("%d values have sizes that depend on %s: set their bounds",
-                                               s->slots->n_unknown, symbols);
-      add_row (self, grid, "Deferred", text, NULL);
-      add_symbols_row (self, grid, s);
+      const PvSessionBasis *b = s->basis;
+      int n_symbolic = s->slots->n_unknown - b->n_shapeless;
+      if (b->n_shapeless > 0)
+        {
+          g_autofree char *ops = b->no_shape_rule[0] ? g_strjoinv (", ", b->no_shape_rule) : g_strdup ("(none)");
+          g_autofree char *text = g_strdup_printf ("%d values have no known shape or type: no figure is given", b->n_shapeless);
+          add_row (self, grid, "Deferred", text, "planviz cannot compute these sizes; a total without them would be wrong");
+          add_row (self, grid, "No shape rule", ops, "Ops planviz has no shape rule for (the values they make and "
+                                                     "what follows them have no size)");
+        }
+      if (n_symbolic > 0)
+        {
+          g_autofree char *symbols = s->unbound_symbols ? g_strjoinv (", ", s->unbound_symbols) : g_strdup ("?");
+          g_autofree char *text = g_strdup_printf ("%d values have sizes that depend on %s: set their bounds",
+                                                   n_symbolic, symbols);
+          add_row (self, grid, "Deferred", text, NULL);
+          add_symbols_row (self, grid, s);
+        }
       return;
     }
   if (kind == PV_PLANNER_ORT)

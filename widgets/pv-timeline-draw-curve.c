@@ -354,7 +354,7 @@ lines:
       if (px >= self->area_x0 - 1 && px <= self->area_x1 + 1)
         {
           g_autofree char *v = pv_timeline_format_bytes (c->peak_bytes);
-          g_autofree char *text = g_strdup_printf ("peak %s", v);
+          g_autofree char *text = g_strdup_printf (m->sizes_incomplete ? "peak ≥ %s (some sizes unknown)" : "peak %s", v);
           int tw, th;
           double lx;
           cairo_move_to (cr, px, py - 1);

@@ -551,7 +551,8 @@ set_curve_lane (PvTimelineModel *m, int i)
   lane->bytes = m->curves[i].peak_bytes;
   lane->n = m->curves[i].n_points;
   lane->label = g_strdup_printf ("live bytes · %s", device_name (m->curves[i].device));
-  lane->detail = g_strdup_printf ("peak %s", peak);
+  lane->detail = m->sizes_incomplete ? g_strdup_printf ("at least %s", peak)
+                                     : g_strdup_printf ("peak %s", peak);
 }
 
 static void
@@ -762,8 +763,15 @@ static char *
 deferred_reason (Builder *b)
 {
   const char *const *syms = b->src->unbound_symbols;
+  const char *const *ops = b->src->no_shape_rule;
   g_autofree char *list = NULL;
 
+  if (ops != NULL)
+    {
+      g_autofree char *names = ops[0] ? g_strjoinv (", ", (char **) ops) : g_strdup ("none");
+      return g_strdup_printf ("the memory plan is deferred: some values have no known shape (no shape rule for %s)",
+                              names);
+    }
   if (syms == NULL || syms[0] == NULL)
     return g_strdup ("the memory plan is deferred: some sizes are unknown");
   list = g_strjoinv (", ", (char **) syms);
@@ -1016,10 +1024,12 @@ build_ort_view (Builder *b)
         }
     }
   set_links (mem, links);
-  mem->peak_bytes = allocated;
-  allocated_text = format_bytes (allocated);
-  mem->title = g_strdup_printf ("%d buffer%s · %d value%s reuse one · %s allocated", n_roots,
-                                n_roots == 1 ? "" : "s", n_reused, n_reused == 1 ? "" : "s", allocated_text);
+  /* A deferred plan has no total: values of unknown size count nothing. */
+  mem->peak_bytes = b->m->sizes_incomplete ? 0 : allocated;
+  allocated_text = b->m->sizes_incomplete ? g_strdup ("sizes unknown, no total") : format_bytes (allocated);
+  mem->title = g_strdup_printf ("%d buffer%s · %d value%s reuse one · %s%s", n_roots, n_roots == 1 ? "" : "s",
+                                n_reused, n_reused == 1 ? "" : "s", allocated_text,
+                                b->m->sizes_incomplete ? "" : " allocated");
 }
 
 /* ---- public ---- */
@@ -1039,6 +1049,7 @@ pv_timeline_model_new (const PvTimelineSource *source)
   b.m = m;
   m->graph = source->graph;
   m->has_plan = source->ort != NULL;
+  m->sizes_incomplete = source->slots != NULL && source->slots->deferred;
   m->load_bytes = source->load_bytes;
 
   build_sizes (&b);
@@ -1091,8 +1102,11 @@ pv_timeline_source_init_from_session (PvTimelineSource *source, const PvSession 
   source->n_arena_values = session->n_arena_values;
   source->value_bytes = session->value_bytes;
   source->load_bytes = session->load_bytes;
-  source->ort_run = session->ort_run;
+  /* Deferred: the arena simulation counts only values of known size. */
+  source->ort_run = session->slots && session->slots->deferred ? NULL : session->ort_run;
   source->unbound_symbols = (const char *const *) session->unbound_symbols;
+  if (session->basis && session->basis->n_shapeless > 0)
+    source->no_shape_rule = (const char *const *) session->basis->no_shape_rule;
 }
 
 PvTimelineModel *

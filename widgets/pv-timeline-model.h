@@ -47,6 +47,7 @@ typedef struct {
   guint64 load_bytes;              /* LOAD, the lower bound; 0: unknown */
   const PvOrtArenaRun *ort_run;    /* ORT's CPU arena over the first run; NULL: none drawn */
   const char *const *unbound_symbols; /* why the memory plan is deferred, may be NULL */
+  const char *const *no_shape_rule;   /* set when values have no known shape: ops with no shape rule */
 } PvTimelineSource;
 
 /* ---- items ---- */
@@ -194,6 +195,7 @@ typedef struct {
   const PvGraph *graph;       /* borrowed */
   double t_end;               /* the axis is [0, t_end] */
   gboolean has_plan;          /* an ORT plan and schedule were given */
+  gboolean sizes_incomplete;  /* the plan is deferred: curves count only the values of known size */
   gboolean deadlock;          /* the schedule could not run every step */
 
   PvTimelineLane *streams;    /* stream lanes */

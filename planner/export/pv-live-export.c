@@ -34,6 +34,14 @@ live_init (Live *live, const PvSession *s, PvPlannerKind kind, const PvLiveInsta
                    s->ort_error ? s->ort_error : "ONNX Runtime would not run this");
       return FALSE;
     }
+  if (s->slots && s->slots->deferred && s->basis->n_shapeless > 0)
+    {
+      g_autofree char *ops = s->basis->no_shape_rule[0] ? g_strjoinv (", ", s->basis->no_shape_rule) : g_strdup ("none");
+      g_set_error (error, PV_SESSION_ERROR, PV_SESSION_ERROR_NO_SUBGRAPH,
+                   "the sizes of %d values are unknown (no known shape or type; ops with no shape rule: %s)",
+                   s->basis->n_shapeless, ops);
+      return FALSE;
+    }
   if (s->slots && s->slots->deferred)
     {
       g_autofree char *symbols = s->unbound_symbols ? g_strjoinv (", ", s->unbound_symbols) : g_strdup ("");

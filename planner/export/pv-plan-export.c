@@ -225,6 +225,18 @@ ort_shape_json (cJSON *item, const PvSession *s, int value)
 
 /* ONNX Runtime's plan: values by OrtValue index, streams and steps, the
  * deallocation plan (issue #4's schema). */
+/* A deferred plan's values of no known shape and the ops with no shape
+ * rule behind them. */
+static void
+shapeless_json (cJSON *root, const PvSession *s)
+{
+  cJSON *ops = cJSON_AddArrayToObject (root, "no_shape_rule");
+
+  cJSON_AddNumberToObject (root, "shapeless_values", s->basis->n_shapeless);
+  for (int i = 0; s->basis->no_shape_rule && s->basis->no_shape_rule[i]; i++)
+    cJSON_AddItemToArray (ops, cJSON_CreateString (s->basis->no_shape_rule[i]));
+}
+
 static void
 ort_plan_json (cJSON *root, const PvSession *s)
 {
@@ -380,6 +392,7 @@ pv_plan_export_json (const PvSession *s, PvPlannerKind kind)
               cJSON *symbols = cJSON_AddArrayToObject (root, "unbound_symbols");
               for (int i = 0; s->unbound_symbols && s->unbound_symbols[i]; i++)
                 cJSON_AddItemToArray (symbols, cJSON_CreateString (s->unbound_symbols[i]));
+              shapeless_json (root, s);
             }
           ort_plan_json (root, s);
           cJSON_AddItemToObject (root, "ort_arena", ort_arena_json (s));
@@ -395,6 +408,7 @@ pv_plan_export_json (const PvSession *s, PvPlannerKind kind)
         cJSON_AddItemToArray (unknown, cJSON_CreateString (g->values[s->slots->unknown[i]].name));
       for (int i = 0; s->unbound_symbols && s->unbound_symbols[i]; i++)
         cJSON_AddItemToArray (symbols, cJSON_CreateString (s->unbound_symbols[i]));
+      shapeless_json (root, s);
     }
   else
     {
@@ -492,6 +506,32 @@ ort_run_text (GString *out, const PvOrtArenaRun *run)
     }
 }
 
+/* Why a plan has no figure: sizes that wait for bounds, and sizes planviz
+ * cannot compute at all (ops with no shape rule), never a figure without
+ * them. */
+static void
+deferred_text (GString *out, const PvSession *s)
+{
+  const PvSessionBasis *b = s->basis;
+  int n_symbolic = s->slots->n_unknown - b->n_shapeless;
+
+  g_string_append_printf (out, "deferred: %d values have a size planviz cannot compute yet; no figure is given\n",
+                          s->slots->n_unknown);
+  if (b->n_shapeless > 0)
+    {
+      g_autofree char *ops = b->no_shape_rule[0] ? g_strjoinv (", ", b->no_shape_rule) : NULL;
+      g_string_append_printf (out, "  %d have no known shape or type%s%s\n", b->n_shapeless,
+                              ops ? ": planviz has no shape rule for " : "", ops ? ops : "");
+    }
+  if (n_symbolic > 0)
+    {
+      g_string_append_printf (out, "  %d depend on unbound symbols:", n_symbolic);
+      for (int i = 0; s->unbound_symbols && s->unbound_symbols[i]; i++)
+        g_string_append_printf (out, " %s", s->unbound_symbols[i]);
+      g_string_append (out, "\n  bind them with --bound SYMBOL=N\n");
+    }
+}
+
 char *
 pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
 {
@@ -520,6 +560,10 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
           g_string_append_printf (out, "ORT reserves %s (the sum of its buffers); in one arena %s; lower bound (LOAD) %s\n",
                                   peak, arena, load);
         }
+      else
+        deferred_text (out, s);
+      if (s->ort_run && s->slots->deferred)
+        g_string_append (out, "ORT's arena, simulated counting nothing for the values of unknown size (not ORT's figures):\n");
       if (s->ort_run)
         ort_run_text (out, s->ort_run);
       g_string_append_printf (out, "checker: %s\n", s->ort_check->ok ? "safe" : "UNSAFE (a hazard of this config)");
@@ -533,10 +577,7 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
     }
   if (s->slots->deferred)
     {
-      g_string_append_printf (out, "deferred: %d values have a size that depends on unbound symbols:", s->slots->n_unknown);
-      for (int i = 0; s->unbound_symbols && s->unbound_symbols[i]; i++)
-        g_string_append_printf (out, " %s", s->unbound_symbols[i]);
-      g_string_append (out, "\nbind them with --bound SYMBOL=N\n");
+      deferred_text (out, s);
       return g_string_free (out, FALSE);
     }
   {

@@ -202,8 +202,15 @@ pv_shape_sizes_oracle (gpointer data, int value_id, guint64 *bytes_out)
   const PvValueShape *s = pv_shape_info_get (sizes->shapes, sizes->graph, value_id);
   gint64 bytes;
 
-  if (s == NULL || s->bytes == NULL)
+  if (s == NULL)
     return PV_SIZE_NONE;
+  /* Nothing known (an op with no shape rule, or what follows it), or a
+   * tensor of unknown rank or element type: a size planviz cannot compute,
+   * never "none" (strings, sequences and maps are the unsized ones). */
+  if (s->bytes == NULL)
+    return s->kind == PV_TYPE_UNKNOWN || (s->kind == PV_TYPE_TENSOR && (s->rank < 0 || s->elem_type == 0))
+               ? PV_SIZE_UNKNOWN
+               : PV_SIZE_NONE;
   /* As pv_shape_info_eval_bytes(), without finding the shape again. */
   if (!pv_dim_eval (s->bytes, sizes->bounds, &bytes, NULL) || bytes < 0)
     return PV_SIZE_UNKNOWN;

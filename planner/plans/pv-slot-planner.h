@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 typedef enum {
   PV_SIZE_KNOWN,      /* *bytes_out is set */
-  PV_SIZE_UNKNOWN,    /* a tensor whose size depends on an unbound symbol */
+  PV_SIZE_UNKNOWN,    /* a tensor whose size depends on an unbound symbol, or has no known shape */
   PV_SIZE_NONE,       /* not a sized tensor (sequence, map, string, unknown type): not planned */
 } PvSizeResult;
 

@@ -62,6 +62,7 @@ pv_session_basis_unref (PvSessionBasis *basis)
   g_free (basis->size_kind);
   g_free (basis->value_bytes);
   g_strfreev (basis->symbols);
+  g_strfreev (basis->no_shape_rule);
   g_strfreev (basis->unbound_symbols);
   g_clear_error (&basis->size_error);
   g_free (basis);
@@ -150,6 +151,30 @@ total_too_big (const PvSessionBasis *basis)
   return NULL;
 }
 
+/* Owners whose size is unknown because nothing is known of their shape,
+ * and the ops without a shape rule behind that (named, so that a plan never
+ * passes off a figure without them as the model's). */
+static void
+fill_shapeless (PvSessionBasis *basis)
+{
+  const PvLiveness *live = basis->liveness;
+  const guint *counts = NULL;
+  const char *const *ops;
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (int i = 0; i < live->n_owners; i++)
+    {
+      int v = live->owners[i];
+      if (basis->size_kind[v] == PV_SIZE_UNKNOWN && pv_shape_info_get (basis->shapes, basis->graph, v)->bytes == NULL)
+        basis->n_shapeless++;
+    }
+  ops = basis->n_shapeless > 0 ? pv_shape_info_uncovered_ops (basis->shapes, &counts) : NULL;
+  for (int i = 0; ops && ops[i]; i++)
+    g_ptr_array_add (names, g_strdup_printf ("%s (×%u)", ops[i], counts[i]));
+  g_ptr_array_add (names, NULL);
+  basis->no_shape_rule = (char **) g_ptr_array_free (names, FALSE);
+}
+
 /* Every value's size under the basis's bounds, the symbols owners' sizes
  * mention, and those of them the bounds lack. */
 static void
@@ -188,6 +213,7 @@ fill_sizes (PvSessionBasis *basis)
   g_ptr_array_sort (unbound, compare_strings);
   g_ptr_array_add (unbound, NULL);
   basis->unbound_symbols = (char **) g_ptr_array_free (unbound, FALSE);
+  fill_shapeless (basis);
 }
 
 static PvSessionBasis *

@@ -83,6 +83,9 @@ struct _PvSessionBasis {
   GError *size_error;            /* PV_SHAPE_ERROR naming the first value whose size is wrong
                                   * (overflows 64 bits, negative, an impossible Reshape), or NULL:
                                   * the session refuses to plan rather than drop the value */
+  int n_shapeless;               /* owners of unknown size with no shape at all (no bound can help) */
+  char **no_shape_rule;          /* n_shapeless > 0: the ops planviz has no shape rule for, "Op (×N)",
+                                    sorted, NULL-terminated (empty when the shapes are lost otherwise) */
   double stage_ms;               /* time spent making it (inference included when not shared) */
 };
 

@@ -997,6 +997,13 @@ const PvInferOp pv_infer_ops_nn[] = {
   { "", "GlobalAveragePool", infer_global_pool },
   { "", "GlobalMaxPool", infer_global_pool },
   { "", "GlobalLpPool", infer_global_pool },
+  /* ORT's NCHWc layout (its saved "all" models): the same rules, on blocked
+   * channels (W's dim 0 is already padded to the block). */
+  { "com.microsoft.nchwc", "Conv", infer_conv },
+  { "com.microsoft.nchwc", "AveragePool", infer_pool },
+  { "com.microsoft.nchwc", "MaxPool", infer_pool },
+  { "com.microsoft.nchwc", "GlobalAveragePool", infer_global_pool },
+  { "com.microsoft.nchwc", "GlobalMaxPool", infer_global_pool },
   { "", "BatchNormalization", infer_batch_norm },
   { "", "InstanceNormalization", infer_same },
   { "", "LayerNormalization", infer_layer_norm },

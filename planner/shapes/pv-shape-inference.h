@@ -165,5 +165,8 @@ extern const PvInferOp pv_infer_ops_nn[];
 extern const PvInferOp pv_infer_ops_control[];
 extern const PvInferOp pv_infer_ops_contrib[];
 extern const PvInferOp pv_infer_ops_quant[];
+extern const PvInferOp pv_infer_ops_nchwc[];
+/* MLAS's NCHWc channel block on this machine (8 or 16). */
+gint64 pv_infer_nchwc_block_size (void);
 
 G_END_DECLS

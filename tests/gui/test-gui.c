@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "pv-onnx-builder.h"
 
 /* ---- tests ---- */
 
@@ -88,6 +89,40 @@ test_ort_arena (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (pv_summary_view_get_value (summary, "ORT holds"), ==, "1.0\u00a0MiB");
   g_assert_cmpstr (pv_summary_view_get_value (summary, "Before the first node"), ==, "2.4\u00a0KiB");
   g_assert_cmpstr (pv_summary_view_get_value (summary, "Pattern block"), ==, "128.0\u00a0KiB");
+  show_summary (fx);
+}
+
+/* A model with an op planviz has no shape rule for: the Summary says the
+ * plan is deferred and names the op, and gives no figure. */
+static void
+test_no_shape_rule (Fixture *fx, gconstpointer data)
+{
+  g_autoptr (PvOnnxBuilder) b = pv_onnx_builder_new (8, "planviz-test");
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autofree char *path = g_build_filename (fx->tmpdir, "mystery.onnx", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  PvSummaryView *summary;
+  PvOnnxNode *n;
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_builder_add_opset (b, "com.example", 1);
+  pv_onnx_graph_add_input (g, "x", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "64,64");
+  pv_onnx_graph_add_node (g, "Relu", "relu", PV_ONNX_NAMES ("x"), PV_ONNX_NAMES ("a"));
+  n = pv_onnx_graph_add_node (g, "Mystery", "mystery", PV_ONNX_NAMES ("a"), PV_ONNX_NAMES ("b"));
+  pv_onnx_node_set_domain (n, "com.example");
+  pv_onnx_graph_add_node (g, "Sigmoid", "sig", PV_ONNX_NAMES ("b"), PV_ONNX_NAMES ("y"));
+  pv_onnx_graph_add_output (g, "y", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, NULL);
+  g_assert_true (pv_onnx_builder_write (b, path, &error));
+  g_assert_no_error (error);
+  pv_window_open (fx->window, file, NULL);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_null (pv_window_get_error (fx->window));
+  summary = pv_window_get_summary_view (fx->window);
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "Deferred"), ==,
+                   "2 values have no known shape or type: no figure is given");
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "No shape rule"), ==, "com.example:Mystery (×1)");
+  g_assert_null (pv_summary_view_get_value (summary, "ORT reserves"));
   show_summary (fx);
 }
 
@@ -660,6 +695,7 @@ main (int argc, char **argv)
   ADD ("/gui/open/two-streams", test_two_streams_file, NULL);
   ADD ("/gui/open/ort-arena", test_ort_arena, NULL);
   ADD ("/gui/open/error", test_load_error, NULL);
+  ADD ("/gui/open/no-shape-rule", test_no_shape_rule, NULL);
   ADD ("/gui/open/cancel", test_load_cancel, NULL);
   ADD ("/gui/edit/replans", test_edit_replans, NULL);
   ADD ("/gui/edit/broken-json", test_broken_json, NULL);

@@ -660,7 +660,9 @@ test_one_line_config (Fixture *fx, gconstpointer data)
   dir = g_dir_make_tmp ("pv-one-line-XXXXXX", NULL);
   out = g_build_filename (dir, "ort-written.json", NULL);
   g_assert_true (g_file_set_contents (out, one_line, -1, NULL));
-  model = g_file_new_for_path (data_path ("wide_branches.onnx"));
+  g_free (path);
+  path = data_path ("wide_branches.onnx");
+  model = g_file_new_for_path (path);
   config = g_file_new_for_path (out);
   pv_window_open (fx->window, model, config);
   g_assert_true (wait_until (fx, settled));

@@ -4,61 +4,11 @@
  * (XTEST) to the window under Xvfb, as a user's devices would; each test
  * checks what the renderer's viewport, selection or hover became. Skips
  * (a TAP skip plan) when xdotool is not installed. */
-#include <gdk/x11/gdkx.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "gui-fixture.h"
-
-static char *xdotool;
-
-/* ---- xdotool ---- */
-
-static gulong
-window_xid (Fixture *fx)
-{
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (fx->window));
-
-  g_assert_true (GDK_IS_X11_SURFACE (surface));
-  return gdk_x11_surface_get_xid (surface);
-}
-
-/* Runs xdotool with @args (split at spaces), checks it succeeded. */
-static void
-xdo (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-static void
-xdo (const char *format, ...)
-{
-  g_autofree char *args = NULL, *command = NULL, *err = NULL;
-  g_autoptr (GError) error = NULL;
-  int status = -1;
-  va_list ap;
-
-  va_start (ap, format);
-  args = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  command = g_strdup_printf ("%s %s", xdotool, args);
-  g_spawn_command_line_sync (command, NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("`%s` failed: %s", command, err);
-}
-
-/* A point of the timeline view in the X window's coordinates (the
- * toplevel's surface includes its client-side shadow). */
-static void
-view_to_window (Fixture *fx, double x, double y, int *wx, int *wy)
-{
-  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
-  double sx = 0, sy = 0;
-
-  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (fx->view), GTK_WIDGET (fx->window), &in, &out));
-  gtk_native_get_surface_transform (GTK_NATIVE (fx->window), &sx, &sy);
-  *wx = (int) lround (out.x + sx);
-  *wy = (int) lround (out.y + sy);
-}
+#include "gui-xdo.h"
 
 static void
 move_pointer (Fixture *fx, double x, double y)
@@ -375,17 +325,13 @@ main (int argc, char **argv)
 {
   int status;
 
-  xdotool = g_find_program_in_path ("xdotool");
-  if (xdotool == NULL)
-    {
-      printf ("1..0 # SKIP xdotool is not installed (apt-get install xdotool)\n");
-      return 0;  /* TAP: the 1..0 SKIP plan is the skip (77 would be an error) */
-    }
+  if (!gui_xdo_init ())
+    return 0;
   gui_fixture_init (&argc, &argv);
   ADD ("/input/keys", test_keys, NULL);
   ADD ("/input/wheel-drag", test_wheel_and_drag, NULL);
   ADD ("/input/click-hover", test_click_hover, NULL);
   status = gui_fixture_run ();
-  g_free (xdotool);
+  gui_xdo_shutdown ();
   return status;
 }

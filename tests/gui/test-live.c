@@ -9,58 +9,12 @@
 #include <math.h>
 #include <string.h>
 
-#include <gdk/x11/gdkx.h>
 
 #include "gui-fixture.h"
+#include "gui-xdo.h"
 #include "pv-find-bar.h"
 #include "pv-live-view.h"
 #include "pv-schedule.h"
-
-static char *xdotool;
-
-/* ---- xdotool (as test-input.c) ---- */
-
-static gulong
-window_xid (Fixture *fx)
-{
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (fx->window));
-
-  g_assert_true (GDK_IS_X11_SURFACE (surface));
-  return gdk_x11_surface_get_xid (surface);
-}
-
-static void xdo (const char *format, ...) G_GNUC_PRINTF (1, 2);
-
-static void
-xdo (const char *format, ...)
-{
-  g_autofree char *args = NULL, *command = NULL, *err = NULL;
-  g_autoptr (GError) error = NULL;
-  int status = -1;
-  va_list ap;
-
-  va_start (ap, format);
-  args = g_strdup_vprintf (format, ap);
-  va_end (ap);
-  command = g_strdup_printf ("%s %s", xdotool, args);
-  g_spawn_command_line_sync (command, NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("`%s` failed: %s", command, err);
-}
-
-/* A point of the timeline view in the X window's coordinates. */
-static void
-view_to_window (Fixture *fx, double x, double y, int *wx, int *wy)
-{
-  graphene_point_t in = GRAPHENE_POINT_INIT (x, y), out;
-  double sx = 0, sy = 0;
-
-  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (fx->view), GTK_WIDGET (fx->window), &in, &out));
-  gtk_native_get_surface_transform (GTK_NATIVE (fx->window), &sx, &sy);
-  *wx = (int) lround (out.x + sx);
-  *wy = (int) lround (out.y + sy);
-}
 
 static gboolean
 timeline_focused (Fixture *fx)
@@ -718,12 +672,8 @@ main (int argc, char **argv)
 {
   int status;
 
-  xdotool = g_find_program_in_path ("xdotool");
-  if (xdotool == NULL)
-    {
-      printf ("1..0 # SKIP xdotool is not installed (apt-get install xdotool)\n");
-      return 0;  /* TAP: the 1..0 SKIP plan is the skip */
-    }
+  if (!gui_xdo_init ())
+    return 0;
   gui_fixture_init (&argc, &argv);
   ADD ("/live/peak-click", test_peak_click, NULL);
   ADD ("/live/curve-click", test_curve_click, "cnn.onnx");
@@ -733,6 +683,6 @@ main (int argc, char **argv)
   ADD ("/live/find", test_find, NULL);
   ADD ("/live/densenet", test_densenet, "");
   status = gui_fixture_run ();
-  g_free (xdotool);
+  gui_xdo_shutdown ();
   return status;
 }

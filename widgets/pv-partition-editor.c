@@ -524,7 +524,7 @@ buffer_insert_text_cb (GtkTextBuffer *buffer, GtkTextIter *where, const char *te
   PvPartitionEditor *self = user_data;
   g_autofree char *chunk = NULL;
 
-  if (len < 4096 || !gtk_source_buffer_get_highlight_syntax (self->buffer))
+  if (len <= PV_PARTITION_LONG_LINE || !gtk_source_buffer_get_highlight_syntax (self->buffer))
     return;
   chunk = g_strndup (text, len);
   if (pv_partition_text_has_long_line (chunk))

@@ -271,10 +271,6 @@ pv_partition_config_to_json (const PvGraph *graph, const PvPartitionConfig *conf
                                     config->n_streams, pretty);
 }
 
-/* GtkSourceView stops highlighting (with a critical) when one line takes
- * too long; GtkTextView lays a long line out for seconds. */
-#define PV_PARTITION_LONG_LINE 4096
-
 gboolean
 pv_partition_text_has_long_line (const char *text)
 {

@@ -67,8 +67,12 @@ int *pv_partition_devices_for_ops (const PvGraph *graph, const char *const *op_t
  * an empty file. */
 char *pv_partition_config_to_json (const PvGraph *graph, const PvPartitionConfig *config, gboolean pretty);
 
-/* TRUE when a line of config @text is longer than text views show and
- * highlight in good time (ORT writes its config on one line). */
+/* Lines longer than this are more than GtkSourceView highlights (it gives
+ * up with a critical) or GtkTextView lays out in good time. */
+#define PV_PARTITION_LONG_LINE 4096
+
+/* TRUE when a line of config @text is longer than PV_PARTITION_LONG_LINE
+ * (ORT writes its config on one line). */
 gboolean pv_partition_text_has_long_line (const char *text);
 
 /* @text's JSON pretty-printed (same keys, order, duplicates and values),

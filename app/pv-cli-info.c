@@ -233,7 +233,7 @@ pv_cli_info (int argc, char **argv)
       g_printerr ("planviz-cli info: expected one MODEL.onnx, got %d arguments\n", argc - 1);
       return PV_CLI_USAGE;
     }
-  model = pv_cli_load_model (argv[1], &error);
+  model = pv_cli_load_model (argv[1], NULL, &error);
   if (model == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);

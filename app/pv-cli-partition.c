@@ -118,7 +118,7 @@ pv_cli_partition (int argc, char **argv)
       status = PV_CLI_USAGE;
       goto out;
     }
-  model = pv_cli_load_model (argv[1], &error);
+  model = pv_cli_load_model (argv[1], NULL, &error);
   if (model == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);
@@ -281,7 +281,7 @@ pv_cli_check (int argc, char **argv)
       status = PV_CLI_USAGE;
       goto out;
     }
-  model = pv_cli_load_model (argv[1], &error);
+  model = pv_cli_load_model (argv[1], NULL, &error);
   if (model == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);

@@ -127,6 +127,7 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
   g_autoptr (GError) error = NULL;
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvKernelTable) kernels = NULL;
+  g_autoptr (PvOrtShapes) ort_shapes = NULL;
   g_autoptr (GHashTable) bounds = NULL, input_shapes = NULL, input_values = NULL;
   g_autofree char *partition_text = NULL;
   g_autofree int *devices = NULL;
@@ -150,7 +151,7 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
       return PV_CLI_BAD_INPUT;
     }
 
-  model = pv_cli_load_model (model_path, &error);
+  model = pv_cli_load_model (model_path, &ort_shapes, &error);
   if (model && (input_values = pv_cli_parse_input_values (args->value_specs, model)) == NULL)
     return PV_CLI_USAGE;
   if (model && !pv_cli_node_devices (model->graph, args->gpu_ops, args->device_specs, &devices, &status))
@@ -166,11 +167,13 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
   options->node_devices = devices;
   options->registry = g_strcmp0 (args->registry, "cuda") == 0 ? PV_REGISTRY_CUDA : PV_REGISTRY_CPU;
   options->ort_arena = &args->arena;
+  options->ort_shapes = ort_shapes;
   *session_out = kernels ? pv_session_new (model, kernels, options, &error) : NULL;
   /* The session copies what it keeps; the options' borrowed fields die here. */
   options->bounds = options->input_shapes = options->input_values = NULL;
   options->partition_text = NULL;
   options->node_devices = NULL;
+  options->ort_shapes = NULL;
   if (*session_out == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);

@@ -222,7 +222,7 @@ pv_cli_shapes (int argc, char **argv)
   input_shapes = pv_cli_parse_input_shapes (input_specs);
   if (bounds == NULL || input_shapes == NULL)
     return PV_CLI_USAGE;
-  model = pv_cli_load_model (argv[1], &error);
+  model = pv_cli_load_model (argv[1], NULL, &error);
   if (model == NULL)
     {
       g_printerr ("planviz-cli: %s\n", error->message);

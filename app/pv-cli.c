@@ -66,11 +66,11 @@ parse_int64 (const char *text, gint64 *out)
 }
 
 PvModel *
-pv_cli_load_model (const char *path, GError **error)
+pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError **error)
 {
   g_autoptr (PvModel) model = pv_model_load_from_file (path, error);
 
-  if (model == NULL || !pv_ort_graph_rewrite (model, error))
+  if (model == NULL || !pv_ort_graph_rewrite (model, NULL, ort_shapes, error))
     return NULL;
   return g_steal_pointer (&model);
 }

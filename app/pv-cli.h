@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "pv-model.h"
+#include "pv-ort-shapes.h"
 
 G_BEGIN_DECLS
 
@@ -17,8 +18,10 @@ int pv_cli_main (int argc, char **argv);
 gboolean pv_cli_parse (GOptionContext *context, int *argc, char ***argv);
 
 /* Loads @path and makes the session-time rewrites ORT makes
- * (pv-ort-graph-rewrite.h): the graph every command shows and plans. */
-PvModel *pv_cli_load_model (const char *path, GError **error);
+ * (pv-ort-graph-rewrite.h): the graph every command shows and plans.
+ * @ort_shapes (may be NULL) receives ORT's view of its shapes, which the
+ * rewrite infers anyway, for the session to share. */
+PvModel *pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError **error);
 
 /* Parses "--bound NAME=N" strings into symbol -> gint64* (caller unrefs).
  * On a bad entry prints why and returns NULL. */

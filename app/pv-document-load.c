@@ -17,6 +17,7 @@ typedef struct {
   GWeakRef document;         /* for stage reports */
 
   PvModel *model;
+  PvOrtShapes *ort_shapes;   /* ORT's view, inferred by the rewrite, for the basis */
   PvKernelTable *kernels;
   char *partition_text;
   char **symbols;
@@ -43,6 +44,7 @@ load_data_free (LoadData *data)
   g_clear_pointer (&data->symbols, g_strfreev);
   g_clear_pointer (&data->partition_text, g_free);
   g_clear_pointer (&data->kernels, pv_kernel_table_free);
+  g_clear_pointer (&data->ort_shapes, pv_ort_shapes_unref);
   g_clear_pointer (&data->model, pv_model_free);
   g_free (data);
 }
@@ -149,7 +151,7 @@ load_model (GFile *file, GCancellable *cancellable, GError **error)
   gsize len = 0;
 
   if (path)
-    return pv_model_load_from_file (path, error);
+    return pv_model_load_from_file_cancellable (path, cancellable, error);
   /* Not a local file (a GVfs location): read it whole. */
   if (!g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
     return NULL;
@@ -167,7 +169,7 @@ read_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
   report_stage (task, data, stage);
   data->model = load_model (data->file, cancellable, error);
   /* The graph ORT plans: its session-time rewrites (float16 Casts, …). */
-  if (data->model == NULL || !pv_ort_graph_rewrite (data->model, error))
+  if (data->model == NULL || !pv_ort_graph_rewrite (data->model, cancellable, &data->ort_shapes, error))
     return FALSE;
   data->kernels = pv_kernel_table_new_default (error);
   if (data->kernels == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -197,6 +199,7 @@ plan_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
   options.ort_arena = &arena;
   basis_options.progress = report_session_stage;
   basis_options.progress_data = task;
+  basis_options.ort_shapes = data->ort_shapes;
   unbound = pv_session_basis_new (data->model, data->kernels, &basis_options, cancellable, error);
   if (unbound == NULL)
     return FALSE;

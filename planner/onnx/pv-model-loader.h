@@ -1,7 +1,7 @@
 /* pv-model-loader.h: ONNX bytes in, PvModel out. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "pv-model.h"
 
@@ -12,6 +12,9 @@ G_BEGIN_DECLS
  * returns NULL and sets a PV_MODEL_ERROR whose message starts with the file
  * name and says precisely what is wrong. */
 PvModel *pv_model_load_from_file (const char *path, GError **error);
+/* The same, stopping with G_IO_ERROR_CANCELLED within about a millisecond
+ * of @cancellable (may be NULL) being cancelled, during unpacking too. */
+PvModel *pv_model_load_from_file_cancellable (const char *path, GCancellable *cancellable, GError **error);
 
 /* Loads a model from memory; @display_name names it in errors. This is the
  * fuzzers' entry point: any bytes give a model or a GError, never a crash. */

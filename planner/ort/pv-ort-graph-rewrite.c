@@ -22,6 +22,7 @@ typedef struct {
   GHashTable *generated; /* names GenerateNodeName gave */
   int name_counter;      /* its name_generator_ */
   const PvOrtShapes *shapes;
+  GCancellable *cancellable;
   GPtrArray *notes;
   int n_inserted, n_removed, n_forced, n_float32;
 } Rewrite;
@@ -394,7 +395,7 @@ static gboolean
 read_types (Rewrite *r, const PvModel *model, PvOrtShapes **shapes, GError **error)
 {
   g_clear_pointer (shapes, pv_ort_shapes_unref);
-  *shapes = pv_ort_shapes_new (model, error);
+  *shapes = pv_ort_shapes_new (model, r->cancellable, error);
   if (*shapes == NULL)
     return FALSE;
   r->shapes = *shapes;
@@ -556,10 +557,10 @@ inline_functions (Rewrite *r, int opset)
 }
 
 gboolean
-pv_ort_graph_rewrite (PvModel *model, GError **error)
+pv_ort_graph_rewrite (PvModel *model, GCancellable *cancellable, PvOrtShapes **ort_shapes, GError **error)
 {
   PvGraph *g = model->graph;
-  Rewrite r = { g };
+  Rewrite r = { g, .cancellable = cancellable };
   g_autoptr (PvOrtShapes) shapes = NULL;
   g_autoptr (GHashTable) updates = NULL;
   g_autofree int *order = NULL;
@@ -610,7 +611,12 @@ pv_ort_graph_rewrite (PvModel *model, GError **error)
         g_ptr_array_add (r.notes, g_strdup_printf ("subgraph %s of %s has float16 nodes without a CPU kernel: ORT "
                                                    "casts around them too, planviz does not yet",
                                                    g->nodes[n].subgraphs[s]->parent_attr, g->nodes[n].name));
+  /* Casts inserted or removed: the types read are the old graph's. */
+  if (ok && ort_shapes && any)
+    ok = read_types (&r, model, &shapes, error);
 out:
+  if (ok && ort_shapes)
+    *ort_shapes = g_steal_pointer (&shapes);
   if (ok && r.notes->len > 0)
     {
       g_ptr_array_add (r.notes, NULL);

@@ -35,14 +35,22 @@
  * EnsureUniqueDQForNodeUnit. */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "pv-model.h"
+#include "pv-ort-shapes.h"
 
 G_BEGIN_DECLS
 
 /* Rewrites @model's main graph as ORT's session initialisation does, in
  * place, and appends what it changed to model->session_rewrites (one line
- * each). Returns FALSE with @error only when the rewritten graph is invalid
- * (a bug); a model that needs no rewrite is left alone. */
-gboolean pv_ort_graph_rewrite (PvModel *model, GError **error);
+ * each). Returns FALSE with @error when the rewritten graph is invalid (a
+ * bug) or with G_IO_ERROR_CANCELLED once @cancellable (may be NULL) is
+ * cancelled; a model that needs no rewrite is left alone. When @ort_shapes
+ * is not NULL it receives ORT's view of the rewritten graph's shapes (what
+ * pv_ort_shapes_new() would give now: the rewrite infers it anyway), for
+ * the sessions to share. */
+gboolean pv_ort_graph_rewrite (PvModel *model, GCancellable *cancellable, PvOrtShapes **ort_shapes,
+                               GError **error);
 
 G_END_DECLS

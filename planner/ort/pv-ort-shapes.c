@@ -80,9 +80,9 @@ convert_graph (PvOrtShapes *s, const PvGraph *graph)
 }
 
 PvOrtShapes *
-pv_ort_shapes_new (const PvModel *model, GError **error)
+pv_ort_shapes_new (const PvModel *model, GCancellable *cancellable, GError **error)
 {
-  PvShapeOptions options = { .ort_view = TRUE };
+  PvShapeOptions options = { .ort_view = TRUE, .cancellable = cancellable };
   PvShapeInfo *info;
   PvOrtShapes *s;
 

@@ -52,8 +52,9 @@ typedef struct _PvOrtShapes PvOrtShapes;
 
 /* Infers ORT's view of every value of @model (main graph and subgraphs).
  * Bounds, --input-shape and input values do not enter it: ORT plans before
- * it sees inputs. NULL only when inference itself fails (with @error). */
-PvOrtShapes *pv_ort_shapes_new (const PvModel *model, GError **error);
+ * it sees inputs. NULL only when inference itself fails (with @error), or
+ * with G_IO_ERROR_CANCELLED once @cancellable (may be NULL) is cancelled. */
+PvOrtShapes *pv_ort_shapes_new (const PvModel *model, GCancellable *cancellable, GError **error);
 PvOrtShapes *pv_ort_shapes_ref (PvOrtShapes *shapes);
 void pv_ort_shapes_unref (PvOrtShapes *shapes);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtShapes, pv_ort_shapes_unref)

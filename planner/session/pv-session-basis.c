@@ -298,13 +298,14 @@ pv_session_basis_new (const PvModel *model, const PvKernelTable *kernels, const 
       PvShapeOptions shape_options = { 0 };
       shape_options.input_shapes = options ? options->input_shapes : NULL;
       shape_options.input_values = options ? options->input_values : NULL;
+      shape_options.cancellable = cancellable;
       shapes = pv_shape_infer (model, &shape_options, error);
       if (shapes == NULL)
         return NULL;
     }
   /* ORT's own view: ONNX's inference as Graph::Resolve runs it. */
   ort_shapes = options && options->ort_shapes ? pv_ort_shapes_ref (options->ort_shapes)
-                                              : pv_ort_shapes_new (model, error);
+                                              : pv_ort_shapes_new (model, cancellable, error);
   if (ort_shapes == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   basis = basis_new (model, kernels, model->graph,

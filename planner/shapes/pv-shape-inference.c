@@ -11,6 +11,8 @@
 
 /* Contents are tracked for tensors up to this many elements. */
 #define MAX_DATA_ELEMENTS 64
+/* Nodes (values) between two looks at the cancellable: ~1 ms of work. */
+#define PV_SHAPE_CANCEL_STRIDE 2048
 
 typedef struct {
   PvValueShape *values;
@@ -33,6 +35,7 @@ struct _PvShapeInfo {
   const PvShapeOptions *options;
   gboolean ort_view;          /* options->ort_view */
   GHashTable *model_symbols;  /* ort_view: the dim_params the model states */
+  const PvDimExpr *ort_empty; /* ort_view: the one symbol every dim left unknown gets */
   gint ref_count;             /* subgraph sessions share their parent's info */
 };
 
@@ -430,7 +433,13 @@ infer_graph (PvShapeInfo *info, const PvGraph *graph, const PvValueShape *const 
     }
 
   for (int i = 0; i < graph->n_nodes; i++)
-    infer_node (info, graph, gs, &graph->nodes[graph->order[i]]);
+    {
+      /* Only the main graph's walk may fail: bodies' callers ignore errors. */
+      if (graph->parent == NULL && i % PV_SHAPE_CANCEL_STRIDE == PV_SHAPE_CANCEL_STRIDE - 1 && info->options
+          && g_cancellable_set_error_if_cancelled (info->options->cancellable, error))
+        return FALSE;
+      infer_node (info, graph, gs, &graph->nodes[graph->order[i]]);
+    }
   /* An inlined CastLike may run before the value it takes its type from is
    * made (that is no edge): then once more, with every type known. */
   for (int i = 0; i < graph->n_nodes; i++)
@@ -456,6 +465,9 @@ finish_graph (gpointer key, gpointer value, gpointer user_data)
   for (int v = 0; v < gs->n_values; v++)
     {
       PvValueShape *shape = &gs->values[v];
+      if (v % PV_SHAPE_CANCEL_STRIDE == PV_SHAPE_CANCEL_STRIDE - 1 && info->options
+          && g_cancellable_is_cancelled (info->options->cancellable))
+        return;
       if (shape->rank > 0)
         {
           /* Dims may be shared with other values: resolve into a copy. */
@@ -463,7 +475,13 @@ finish_graph (gpointer key, gpointer value, gpointer user_data)
           for (int i = 0; i < shape->rank; i++)
             {
               dims[i] = pv_dim_pool_resolve (info->pool, shape->dims[i]);
-              if (dims[i] == NULL)
+              /* ORT's view reads such a dim as empty (never equal, not even to
+               * itself) and no rule runs any more: one symbol serves them all,
+               * where a fresh one each cost a third of that inference. */
+              if (dims[i] == NULL && info->ort_view)
+                dims[i] = info->ort_empty ? info->ort_empty
+                                          : (info->ort_empty = pv_dim_fresh_symbol (info->pool, "unk"));
+              else if (dims[i] == NULL)
                 dims[i] = pv_dim_fresh_symbol (info->pool, "unk");
             }
           shape->dims = dims;
@@ -475,7 +493,9 @@ finish_graph (gpointer key, gpointer value, gpointer user_data)
             data[i] = shape->data[i] ? pv_dim_pool_resolve (info->pool, shape->data[i]) : NULL;
           shape->data = data;
         }
-      compute_bytes (info, shape);
+      /* ORT's view has no sizes: its planner reads shapes only. */
+      if (!info->ort_view)
+        compute_bytes (info, shape);
     }
 }
 
@@ -560,6 +580,8 @@ pv_shape_infer (const PvModel *model, const PvShapeOptions *options, GError **er
         root->values[model->graph->inputs[i]].tensor = NULL;
   }
   g_hash_table_foreach (info->graphs, finish_graph, info);
+  if (options && g_cancellable_set_error_if_cancelled (options->cancellable, error))
+    return NULL;
   info->main_graph = model->graph;
   info->main_shapes = g_hash_table_lookup (info->graphs, model->graph);
   collect_uncovered (info);

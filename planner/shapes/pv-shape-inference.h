@@ -6,7 +6,7 @@
  * pv-infer-*.c files, each exporting a table of PvInferOp. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "pv-dim-expr.h"
 #include "pv-model.h"
@@ -54,8 +54,12 @@ typedef struct {
    * propagation (only initializers that are not graph inputs have known
    * contents), ONNX's broadcast and its merge with stated types, anonymous
    * input dims unnamed; bounds-free: input_shapes and input_values are
-   * ignored. */
+   * ignored. Values get no byte size (bytes NULL), and the dims no rule could
+   * compute share one symbol (ORT reads them as empty dims). */
   gboolean ort_view;
+  /* Checked every few thousand nodes and values, may be NULL: once it is
+   * cancelled, inference stops with G_IO_ERROR_CANCELLED. */
+  GCancellable *cancellable;
 } PvShapeOptions;
 
 typedef struct _PvShapeInfo PvShapeInfo;

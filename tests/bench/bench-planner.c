@@ -80,7 +80,7 @@ main (int argc, char **argv)
     g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (NULL);
     g_autoptr (PvKernelAdapter) adapter = pv_kernel_adapter_new (kernels);
     g_autoptr (PvShapeInfo) shapes = pv_shape_infer (model, NULL, NULL);
-    g_autoptr (PvOrtShapes) ort_shapes = pv_ort_shapes_new (model, NULL);
+    g_autoptr (PvOrtShapes) ort_shapes = pv_ort_shapes_new (model, NULL, NULL);
     const PvGraph *g = model->graph;
     g_autofree int *views = pv_value_view_map (g, kernels);
     g_autofree int *roots = pv_value_view_roots (views, g->n_values);

@@ -150,7 +150,7 @@ plan_with (PvOnnxBuilder *b, const char *spec, PvStreamRegistry registry)
   g_autoptr (TestPartition) partition = NULL;
 
   t->model = pv_test_load_built (b, "test.onnx");
-  t->shapes = pv_ort_shapes_new (t->model, &error);
+  t->shapes = pv_ort_shapes_new (t->model, NULL, &error);
   g_assert_no_error (error);
   if (spec)
     partition = test_partition (t->model->graph, spec);
@@ -1411,7 +1411,7 @@ test_ort_para_plan_creation (void)
     }
   m = pv_model_load_from_file (path, &error);
   g_assert_no_error (error);
-  shapes = pv_ort_shapes_new (m, &error);
+  shapes = pv_ort_shapes_new (m, NULL, &error);
   g_assert_no_error (error);
   partition = test_partition (m->graph, "0:conv_0,relu_0,maxpool_0,conv_4,add_0;0:conv_1,relu_1,conv_2,relu_2,conv_3");
   plan = pv_ort_plan_new (m->graph, shapes, &partition->partition, PV_REGISTRY_CPU, test_lookup, NULL, &error);

@@ -44,7 +44,7 @@ views_of (PvOnnxBuilder *b, GHashTable *input_values)
   PvShapeOptions options = { .input_values = input_values };
   g_autoptr (GError) error = NULL;
 
-  v.ort = pv_ort_shapes_new (v.model, &error);
+  v.ort = pv_ort_shapes_new (v.model, NULL, &error);
   g_assert_no_error (error);
   v.best = pv_shape_infer (v.model, &options, &error);
   g_assert_no_error (error);
@@ -273,7 +273,7 @@ test_insert_cast_rewrite (void)
   pv_onnx_graph_add_node (g, "Add", "add2", N ("t", "t"), N ("y"));
   pv_onnx_graph_add_output (g, "y", H, NULL);
   m = pv_test_load_built (b, "fp16.onnx");
-  g_assert_true (pv_ort_graph_rewrite (m, &error));
+  g_assert_true (pv_ort_graph_rewrite (m, NULL, NULL, &error));
   g_assert_no_error (error);
   mg = m->graph;
   for (int i = 0; i < mg->n_nodes; i++)

@@ -57,7 +57,7 @@ max_input_count (const PvGraph *graph)
 static gboolean
 check_unique_names (PvGraph *graph, GError **error)
 {
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (int i = 0; i < graph->n_nodes; i++)
     {

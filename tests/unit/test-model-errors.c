@@ -2,8 +2,12 @@
  * the file and the culprit. */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "pv-error.h"
 #include "pv-model-loader.h"
+#include "pv-ort-graph-rewrite.h"
+#include "pv-shape-inference.h"
 #include "pv-onnx-builder.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
@@ -310,6 +314,99 @@ test_external_data_not_read (void)
   g_assert_null (model->graph->values[w].initializer->data);
 }
 
+/* A chain of @n Relus written to a new temporary file; returns its path. */
+static char *
+write_chain (int n, char **dir)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  char *path;
+
+  for (int i = 0; i < n; i++)
+    {
+      g_autofree char *in = i == 0 ? g_strdup ("x") : g_strdup_printf ("v%d", i - 1);
+      g_autofree char *out = i == n - 1 ? g_strdup ("y") : g_strdup_printf ("v%d", i);
+      g_autofree char *name = g_strdup_printf ("relu%d", i);
+      pv_onnx_graph_add_node (g, "Relu", name, N (in), N (out));
+    }
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  bytes = pv_onnx_builder_pack (b);
+  pv_onnx_builder_free (b);
+  *dir = g_dir_make_tmp ("planviz-cancel-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (*dir, "chain.onnx", NULL);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  return path;
+}
+
+static void
+remove_chain (char *path, char *dir)
+{
+  g_remove (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+/* A cancelled load stops with G_IO_ERROR_CANCELLED, while unpacking (5,000
+ * nodes make more allocations than one look at the cancellable is apart) or
+ * while converting nodes (1,500 nodes unpack before the first look); an
+ * uncancelled cancellable changes nothing. */
+static void
+test_load_cancelled (void)
+{
+  const int sizes[] = { 1500, 5000 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      char *dir = NULL;
+      char *path = write_chain (sizes[k], &dir);
+      g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr (GError) error = NULL;
+      g_autoptr (PvModel) model = pv_model_load_from_file_cancellable (path, cancellable, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (model->graph->n_nodes, ==, sizes[k]);
+      g_cancellable_cancel (cancellable);
+      g_clear_pointer (&model, pv_model_free);
+      model = pv_model_load_from_file_cancellable (path, cancellable, &error);
+      g_assert_null (model);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      remove_chain (path, dir);
+    }
+}
+
+/* ORT's rewrite (its ORT-mode inference) and planviz's inference stop too. */
+static void
+test_inference_cancelled (void)
+{
+  char *dir = NULL;
+  char *path = write_chain (5000, &dir);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = pv_model_load_from_file (path, &error);
+  g_autoptr (PvOrtShapes) ort_shapes = NULL;
+  PvShapeOptions options = { .cancellable = cancellable };
+  PvShapeInfo *info;
+
+  g_assert_no_error (error);
+  g_cancellable_cancel (cancellable);
+  g_assert_false (pv_ort_graph_rewrite (model, cancellable, &ort_shapes, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (ort_shapes);
+  g_clear_error (&error);
+  info = pv_shape_infer (model, &options, &error);
+  g_assert_null (info);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_true (pv_ort_graph_rewrite (model, NULL, &ort_shapes, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (pv_ort_shapes_get (ort_shapes, model->graph, pv_graph_find_value (model->graph, "y"))->rank, ==, 1);
+  remove_chain (path, dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -325,5 +422,7 @@ main (int argc, char **argv)
   g_test_add_func ("/errors/raw-bytes", test_raw_bytes);
   g_test_add_func ("/errors/missing-file", test_missing_file);
   g_test_add_func ("/loader/external-data-not-read", test_external_data_not_read);
+  g_test_add_func ("/loader/cancelled", test_load_cancelled);
+  g_test_add_func ("/loader/inference-cancelled", test_inference_cancelled);
   return g_test_run ();
 }

@@ -35,7 +35,7 @@ pv_graph_edit_add_value (PvGraph *graph, const char *name, const PvType *type)
           memcpy (v->type.dims, type->dims, sizeof (PvDim) * type->rank);
         }
     }
-  g_hash_table_insert (graph->value_by_name, (gpointer) v->name, GINT_TO_POINTER (id + 1));
+  pv_name_index_set (graph->value_by_name, v->name, id);
   return id;
 }
 
@@ -194,7 +194,7 @@ pv_graph_edit_finish (PvGraph *graph, GError **error)
     graph->values[v].ort_index = -1;
   g_clear_pointer (&graph->order, g_free);
   g_clear_pointer (&graph->ort_values, g_free);
-  g_clear_pointer (&graph->node_by_name, g_hash_table_unref);
+  g_clear_pointer (&graph->node_by_name, pv_name_index_free);
   g_clear_pointer (&graph->name_owners, g_free);
   g_clear_pointer (&graph->order_names, g_free);
   pv_graph_build_consumers (graph);

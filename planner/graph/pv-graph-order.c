@@ -217,7 +217,7 @@ assign_names (PvGraph *graph)
 {
   g_autoptr (GHashTable) counters = g_hash_table_new (g_direct_hash, g_direct_equal);
 
-  graph->node_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  graph->node_by_name = pv_name_index_new ((gsize) graph->n_nodes);
   graph->name_owners = g_new (int, MAX (graph->n_nodes, 1));
   graph->order_names = g_new (const char *, MAX (graph->n_nodes, 1));
   for (int i = 0; i < graph->n_nodes; i++)
@@ -232,15 +232,7 @@ assign_names (PvGraph *graph)
           node->name_generated = TRUE;
         }
       /* Generated names can collide with given ones; the first in order wins lookups. */
-      {
-        gpointer owner = g_hash_table_lookup (graph->node_by_name, node->name);
-        if (owner == NULL)
-          {
-            owner = GINT_TO_POINTER (graph->order[i] + 1);
-            g_hash_table_insert (graph->node_by_name, (gpointer) node->name, owner);
-          }
-        graph->name_owners[graph->order[i]] = GPOINTER_TO_INT (owner) - 1;
-      }
+      graph->name_owners[graph->order[i]] = pv_name_index_add (graph->node_by_name, node->name, graph->order[i]);
       graph->order_names[i] = node->name;
     }
 }

@@ -54,8 +54,8 @@ pv_graph_free (PvGraph *graph)
   g_free (graph->consumer_ids);
   g_free (graph->order);
   g_free (graph->ort_values);
-  g_clear_pointer (&graph->value_by_name, g_hash_table_unref);
-  g_clear_pointer (&graph->node_by_name, g_hash_table_unref);
+  g_clear_pointer (&graph->value_by_name, pv_name_index_free);
+  g_clear_pointer (&graph->node_by_name, pv_name_index_free);
   g_free (graph->name_owners);
   g_free (graph->order_names);
   if (graph->owns_strings && graph->strings != NULL)
@@ -112,7 +112,7 @@ pv_graph_build_consumers (PvGraph *graph)
 int
 pv_graph_find_value (const PvGraph *graph, const char *name)
 {
-  return GPOINTER_TO_INT (g_hash_table_lookup (graph->value_by_name, name)) - 1;
+  return pv_name_index_lookup (graph->value_by_name, name);
 }
 
 int
@@ -120,7 +120,7 @@ pv_graph_find_node (const PvGraph *graph, const char *name)
 {
   if (graph->node_by_name == NULL)
     return -1;
-  return GPOINTER_TO_INT (g_hash_table_lookup (graph->node_by_name, name)) - 1;
+  return pv_name_index_lookup (graph->node_by_name, name);
 }
 
 const guint *

@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "pv-name-index.h"
 #include "pv-tensor.h"
 
 G_BEGIN_DECLS
@@ -165,8 +166,8 @@ struct _PvGraph {
   int *node_io_at, *node_io;
   int *node_producers_start, *node_producers;
 
-  GHashTable *value_by_name; /* interned name -> id + 1 */
-  GHashTable *node_by_name;  /* ORT node name -> id + 1 */
+  PvNameIndex *value_by_name; /* name -> value id */
+  PvNameIndex *node_by_name;  /* ORT node name -> node id (the first in order) */
   /* By node id: the node pv_graph_find_node() gives for that node's name,
    * itself unless a node earlier in order has the same name (a generated
    * <OpType><n> name can clash, as in ORT). Nodes with equal names share

@@ -49,11 +49,17 @@ struct _GraphBuild {
   int values_capacity;
   PvNode *nodes;           /* node_protos->len entries, filled in order */
   int n_nodes;
-  GHashTable *value_types; /* interned name -> const Onnx__TypeProto * */
+  GHashTable *value_types; /* name -> const Onnx__TypeProto * */
   GArray *node_protos;     /* proto index of each node id, in ORT's NodeIndex order */
   GArray *node_indices;    /* ORT's NodeIndex of each node id (int) */
   guint n_plain;           /* node ids from here on are inlined CastLikes */
 };
+
+static const char *
+proto_name (const char *s)
+{
+  return s ? s : "";
+}
 
 static const char *
 intern (Loader *ld, const char *s)
@@ -326,7 +332,9 @@ add_value (GraphBuild *gb, const char *name, guint flags)
   int id = gb->n_values;
   const Onnx__TypeProto *tp;
 
-  value.name = intern (gb->ld, name);
+  /* Copied, not interned: a graph's value names are unique, and the
+   * dedup table of 170k names cost a twelfth of a load. */
+  value.name = g_string_chunk_insert (gb->ld->strings, name ? name : "");
   value.flags = flags;
   value.producer = -1;
   value.outer_value = -1;
@@ -342,7 +350,7 @@ add_value (GraphBuild *gb, const char *name, guint flags)
       gb->values = g_renew (PvValue, gb->values, gb->values_capacity);
     }
   gb->values[gb->n_values++] = value;
-  g_hash_table_insert (gb->graph->value_by_name, (gpointer) value.name, GINT_TO_POINTER (id + 1));
+  pv_name_index_set (gb->graph->value_by_name, value.name, id);
   return id;
 }
 
@@ -848,7 +856,6 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
   graph->depth = parent ? parent->graph->depth + 1 : 0;
   graph->strings = ld->strings;
   graph->owns_strings = parent == NULL;
-  graph->value_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   graph->arena = pv_bump_alloc_new ();
   gb.graph = graph;
   if (parent && graph->depth > PV_MAX_GRAPH_DEPTH)
@@ -866,18 +873,19 @@ convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int p
       n_values += gp->node[i]->n_output;
     gb.values_capacity = (int) MIN (n_values + 16, (gsize) G_MAXINT / 2);
     gb.values = g_new (PvValue, gb.values_capacity);
+    graph->value_by_name = pv_name_index_new ((gsize) gb.values_capacity);
     plan_node_order (&gb, gp);
     gb.nodes = g_new0 (PvNode, MAX (gb.node_protos->len, 1));
   }
-  /* Keys and lookups are both interned in ld->strings: pointers compare. */
-  gb.value_types = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* Keyed by the protos' strings, which live as long as the build. */
+  gb.value_types = g_hash_table_new (g_str_hash, g_str_equal);
   /* value_info first so that input/output declarations win. */
   for (size_t i = 0; i < gp->n_value_info; i++)
-    g_hash_table_insert (gb.value_types, (gpointer) intern (ld, gp->value_info[i]->name), gp->value_info[i]->type);
+    g_hash_table_insert (gb.value_types, (gpointer) proto_name (gp->value_info[i]->name), gp->value_info[i]->type);
   for (size_t i = 0; i < gp->n_output; i++)
-    g_hash_table_insert (gb.value_types, (gpointer) intern (ld, gp->output[i]->name), gp->output[i]->type);
+    g_hash_table_insert (gb.value_types, (gpointer) proto_name (gp->output[i]->name), gp->output[i]->type);
   for (size_t i = 0; i < gp->n_input; i++)
-    g_hash_table_insert (gb.value_types, (gpointer) intern (ld, gp->input[i]->name), gp->input[i]->type);
+    g_hash_table_insert (gb.value_types, (gpointer) proto_name (gp->input[i]->name), gp->input[i]->type);
 
   ok = add_graph_inputs (&gb, gp, error) && add_nodes (&gb, gp, error) && connect_nodes (&gb, gp, error) &&
        add_graph_outputs (&gb, gp, error);

@@ -392,6 +392,13 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   _pv_window_actions_update (self);
 }
 
+GtkLabel *
+pv_window_get_loading_label (PvWindow *self)
+{
+  g_return_val_if_fail (PV_IS_WINDOW (self), NULL);
+  return self->loading_label;
+}
+
 /* A quick load keeps the old plan on screen instead of flashing the
  * spinner page. */
 static gboolean
@@ -412,7 +419,8 @@ start_load (PvWindow *self, GFile *file, GFile *partition)
   g_clear_object (&self->fallback_file);
   g_clear_pointer (&self->fallback_error, g_free);
   self->show_loading = FALSE;
-  self->loading_delay = g_timeout_add (250, loading_delay_cb, self);
+  /* As for re-plans: a load that takes longer shows its stage and Cancel. */
+  self->loading_delay = g_timeout_add (PV_WINDOW_PLANNING_DELAY_MS, loading_delay_cb, self);
   if (self->load_cancellable)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);

@@ -35,6 +35,8 @@ PvSummaryView     *pv_window_get_summary_view     (PvWindow       *self);
 /* The banner a slow re-plan shows (a GtkRevealer) and its stage label. */
 GtkWidget         *pv_window_get_planning_banner  (PvWindow       *self);
 GtkLabel          *pv_window_get_planning_label   (PvWindow       *self);
+/* The loading page's label: the stage of the load in flight. */
+GtkLabel          *pv_window_get_loading_label    (PvWindow       *self);
 /* Which graph is shown (main graph or an open If/Loop/Scan body), and the
  * breadcrumb bar above the timeline (pv-window-subgraph.c). */
 PvSubgraphNav     *pv_window_get_subgraph_nav     (PvWindow       *self);

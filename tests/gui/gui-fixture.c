@@ -16,14 +16,20 @@ wake_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Runs the main loop until @cond holds or WAIT_MS pass. */
-gboolean
-wait_until (Fixture *fx, Condition cond)
+int
+wait_scale (void)
 {
   /* Sanitizer builds run several times slower (PV_WAIT_SCALE, set by
    * meson as meson's own timeouts are multiplied). */
   const char *scale = g_getenv ("PV_WAIT_SCALE");
-  gint64 end = g_get_monotonic_time () + WAIT_MS * 1000 * MAX (scale ? g_ascii_strtoll (scale, NULL, 10) : 1, 1);
+  return (int) CLAMP (scale ? g_ascii_strtoll (scale, NULL, 10) : 1, 1, 100);
+}
+
+/* Runs the main loop until @cond holds or WAIT_MS pass. */
+gboolean
+wait_until (Fixture *fx, Condition cond)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) WAIT_MS * 1000 * wait_scale ();
   guint wake = g_timeout_add (10, wake_cb, NULL);
   gboolean ok;
 

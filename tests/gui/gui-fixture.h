@@ -43,8 +43,11 @@ void        fixture_teardown      (Fixture *fx, gconstpointer data);
 #define ADD(path, func, model) \
   g_test_add (path, Fixture, model, fixture_setup, func, fixture_teardown)
 
+/* How many times slower than the plain build waits may be (PV_WAIT_SCALE,
+ * 4 in sanitizer builds; 1 when unset). */
+int         wait_scale            (void);
 /* Runs the main loop until @cond holds (TRUE) or WAIT_MS (times
- * PV_WAIT_SCALE) pass (FALSE). */
+ * wait_scale()) pass (FALSE). */
 gboolean    wait_until            (Fixture *fx, Condition cond);
 /* Runs the main loop for @ms milliseconds. */
 void        spin                  (int ms);

@@ -158,6 +158,8 @@ cancel_slow_load (Fixture *fx, GFile *file)
   g_test_message ("loading: %s", gtk_label_get_text (pv_window_get_loading_label (fx->window)));
   g_assert_cmpstr (gtk_label_get_text (pv_window_get_loading_label (fx->window)), ==,
                    pv_document_get_load_stage (fx->document));
+  /* The stack crossfades to the loading page (200 ms, GTK's default). */
+  spin (250);
   save_widget_screenshot (GTK_WIDGET (fx->window), "load-slow-progress.png");
   if (!pv_document_get_loading (fx->document))
     {

@@ -5,8 +5,9 @@
  * basis (shape inference, kernel maps, sizes, lifetimes) made once, as in
  * the window: a partition edit does not change them.
  *   bench-replan MODEL.onnx [RUNS [CONFIG.json...]]
- * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams (round-robin)
- * and for each CONFIG given, and what
+ * Prints min, median and p95 in ms for 1, 2, 3 and 4 streams (round-robin),
+ * one kernel moved to a new stream, the odd layers on a second stream (both
+ * also as a ratio to one stream) and each CONFIG given, and what
  * freeing a session and its timeline costs (the main thread does that when
  * a newer plan replaces them), then the median of each stage. */
 #include <stdio.h>
@@ -33,26 +34,58 @@ report (const char *what, double *ms, int runs)
           ms[MIN (runs - 1, (int) (runs * 0.95))], runs);
 }
 
-/* A config of @n_streams CPU streams, the nodes dealt round-robin in ORT's
- * default order (each stream keeps that order). */
+/* A config of @n_streams CPU streams: the node at position k of ORT's
+ * default order goes to stream @stream_of[k] (each stream keeps that order). */
 static char *
-round_robin_config (const PvGraph *g, int n_streams)
+config_of_streams (const PvGraph *g, const PvPartitionConfig *def, const int *stream_of, int n_streams)
 {
-  g_autoptr (PvPartitionConfig) def = pv_partition_config_default (g, NULL);
   g_autoptr (PvPartitionConfig) config = g_new0 (PvPartitionConfig, 1);
 
-  if (n_streams == 1 || def->n_streams != 1)
-    return pv_partition_config_to_json (g, def, TRUE);
   config->n_streams = n_streams;
   config->streams = g_new0 (PvStream, n_streams);
   for (int st = 0; st < n_streams; st++)
-    config->streams[st].nodes = g_new (int, def->streams[0].n_nodes / n_streams + 1);
+    config->streams[st].nodes = g_new (int, def->streams[0].n_nodes);
   for (int k = 0; k < def->streams[0].n_nodes; k++)
     {
-      PvStream *stream = &config->streams[k % n_streams];
+      PvStream *stream = &config->streams[stream_of[k]];
       stream->nodes[stream->n_nodes++] = def->streams[0].nodes[k];
     }
   return pv_partition_config_to_json (g, config, TRUE);
+}
+
+/* The partition edits timed, in ORT's default order: round-robin over
+ * @n_streams; one kernel (the middle one) moved to a new stream, as the
+ * window's "Move to New Stream" does; the odd layers ("/layers.N/" with N
+ * odd, and the renamed nodes that follow one) on a second stream. */
+typedef enum { EDIT_ROUND_ROBIN, EDIT_ONE_MOVED, EDIT_ODD_LAYERS } Edit;
+
+static char *
+edited_config (const PvGraph *g, Edit edit, int n_streams)
+{
+  g_autoptr (PvPartitionConfig) def = pv_partition_config_default (g, NULL);
+  int n = def->n_streams == 1 ? def->streams[0].n_nodes : 0;
+  g_autofree int *stream_of = g_new0 (int, MAX (n, 1));
+  int layer_stream = 0;
+
+  if (n == 0 || (edit == EDIT_ROUND_ROBIN && n_streams == 1))
+    return pv_partition_config_to_json (g, def, TRUE);
+  for (int k = 0; k < n; k++)
+    {
+      const char *name = g->nodes[def->streams[0].nodes[k]].name;
+      const char *layer = name ? strstr (name, "/layers.") : NULL;
+
+      if (edit == EDIT_ROUND_ROBIN)
+        stream_of[k] = k % n_streams;
+      else if (edit == EDIT_ONE_MOVED)
+        stream_of[k] = k == n / 2;
+      else
+        {
+          if (layer)
+            layer_stream = atoi (layer + strlen ("/layers.")) % 2;
+          stream_of[k] = layer_stream;
+        }
+    }
+  return config_of_streams (g, def, stream_of, edit == EDIT_ROUND_ROBIN ? n_streams : 2);
 }
 
 typedef struct {
@@ -101,10 +134,11 @@ bench_cancel (PvSessionBasis *basis, PvSessionOptions *options, const char *labe
   }
 }
 
-/* @runs re-plans of @text (named @label in the report); FALSE when it
- * gives no valid plan. */
+/* @runs re-plans of @text (named @label in the report), their median
+ * session time in @median_ms; FALSE when it gives no valid plan. */
 static gboolean
-bench_config (PvSessionBasis *basis, PvSessionOptions *options, const char *text, const char *label, int runs)
+bench_config (PvSessionBasis *basis, PvSessionOptions *options, const char *text, const char *label, int runs,
+              double *median_ms)
 {
   g_autofree double *session_ms = g_new (double, runs);
   g_autofree double *total_ms = g_new (double, runs);
@@ -152,7 +186,8 @@ bench_config (PvSessionBasis *basis, PvSessionOptions *options, const char *text
     what = g_strdup_printf ("free, %s", label);
     report (what, free_ms, runs);
   }
-  bench_cancel (basis, options, label, session_ms[runs / 2]);
+  *median_ms = session_ms[runs / 2];
+  bench_cancel (basis, options, label, *median_ms);
   printf ("  %d ORT stream%s; median per stage:", n_streams, n_streams == 1 ? "" : "s");
   for (int st = 0; st < PV_SESSION_N_STAGES; st++)
     {
@@ -176,6 +211,7 @@ main (int argc, char **argv)
   g_autoptr (GHashTable) bounds = g_hash_table_new (g_str_hash, g_str_equal);
   PvSessionOptions options = { 0 };
   gint64 one = 1, t0;
+  double one_stream_ms = 0, ms = 0;
 
   if (argc < 2 || runs < 1)
     {
@@ -211,10 +247,18 @@ main (int argc, char **argv)
 
   for (int n_streams = 1; n_streams <= 4; n_streams++)
     {
-      g_autofree char *text = round_robin_config (model->graph, n_streams);
+      g_autofree char *text = edited_config (model->graph, EDIT_ROUND_ROBIN, n_streams);
       g_autofree char *label = g_strdup_printf ("%d stream%s", n_streams, n_streams > 1 ? "s" : "");
-      if (!bench_config (basis, &options, text, label, runs))
+      if (!bench_config (basis, &options, text, label, runs, n_streams == 1 ? &one_stream_ms : &ms))
         return 1;
+    }
+  for (Edit edit = EDIT_ONE_MOVED; edit <= EDIT_ODD_LAYERS; edit++)
+    {
+      const char *label = edit == EDIT_ONE_MOVED ? "one kernel moved" : "odd layers";
+      g_autofree char *text = edited_config (model->graph, edit, 2);
+      if (!bench_config (basis, &options, text, label, runs, &ms))
+        return 1;
+      printf ("  %s / 1 stream: %.2f (target <= 1.5)\n", label, ms / one_stream_ms);
     }
   for (int i = 3; i < argc; i++)
     {
@@ -225,7 +269,7 @@ main (int argc, char **argv)
           g_printerr ("%s\n", error->message);
           return 1;
         }
-      if (!bench_config (basis, &options, text, label, runs))
+      if (!bench_config (basis, &options, text, label, runs, &ms))
         return 1;
     }
   return 0;

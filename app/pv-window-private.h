@@ -38,6 +38,8 @@ struct _PvWindow
    * model is loaded again without it, and then the error is shown. */
   GFile *fallback_file;
   char *fallback_error;
+  /* The model the newest load reads: one that fails leaves Recent. */
+  GFile *loading_file;
 
   /* template children */
   GtkLabel *title_label;

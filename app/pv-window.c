@@ -366,6 +366,10 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     {
       if (!cancelled)
         pv_window_show_error (self, error->message);
+      /* The file chooser records what it opens: a model that cannot be
+       * opened is not one to offer again. */
+      if (!cancelled && self->remember && self->loading_file)
+        pv_recent_forget_model (gtk_recent_manager_get_default (), self->loading_file);
     }
   else
     {
@@ -418,6 +422,7 @@ start_load (PvWindow *self, GFile *file, GFile *partition)
   g_clear_handle_id (&self->loading_delay, g_source_remove);
   g_clear_object (&self->fallback_file);
   g_clear_pointer (&self->fallback_error, g_free);
+  g_set_object (&self->loading_file, file);
   self->show_loading = FALSE;
   /* As for re-plans: a load that takes longer shows its stage and Cancel. */
   self->loading_delay = g_timeout_add (PV_WINDOW_PLANNING_DELAY_MS, loading_delay_cb, self);
@@ -593,6 +598,7 @@ pv_window_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   g_clear_handle_id (&self->loading_delay, g_source_remove);
   g_clear_object (&self->fallback_file);
+  g_clear_object (&self->loading_file);
   _pv_window_clear_pending (self);
   _pv_window_subgraph_dispose (self);
   _pv_window_progress_dispose (self);

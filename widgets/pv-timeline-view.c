@@ -871,7 +871,12 @@ pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboa
   PvTimelineHit hit;
   g_autofree char *text = NULL;
 
-  if (self->renderer == NULL || keyboard_mode || self->dragging)
+  double kx, ky, kw, kh;
+
+  /* The move menu is a child of the view: its own area would otherwise
+   * ask the view for a tooltip and cover the menu with it. */
+  if (self->renderer == NULL || keyboard_mode || self->dragging ||
+      (self->menu && gtk_widget_get_visible (self->menu)))
     return FALSE;
   if (!pv_timeline_renderer_hit_test (self->renderer, x, y, &hit))
     return FALSE;
@@ -879,6 +884,13 @@ pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboa
   if (text == NULL || *text == '\0')
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
+  /* GTK places a tooltip once, where it appeared; leaving its tip area
+   * hides it and the next one appears at the pointer. A kernel's area is
+   * its box; a curve or a bar says something else every few pixels. */
+  if (hit.kind == PV_TIMELINE_HIT_KERNEL && pv_timeline_renderer_get_kernel_rect (self->renderer, hit.index, &kx, &ky, &kw, &kh))
+    gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { (int) kx, (int) ky, MAX ((int) kw, 1), MAX ((int) kh, 1) });
+  else
+    gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { x - 6, y - 6, 13, 13 });
   return TRUE;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "pv-recent.h"
 #include "pv-onnx-builder.h"
 
 /* ---- tests ---- */
@@ -524,6 +525,16 @@ test_close_guard (Fixture *fx, gconstpointer data)
   fx->window = NULL;
 }
 
+/* Whether planviz's Recent list holds @file. */
+static gboolean
+recent_lists (GFile *file)
+{
+  g_auto (GStrv) uris = pv_recent_dup_models (gtk_recent_manager_get_default (), G_MAXUINT);
+  g_autofree char *uri = g_file_get_uri (file);
+
+  return g_strv_contains ((const char *const *) uris, uri);
+}
+
 static void
 test_load_error (Fixture *fx, gconstpointer data)
 {
@@ -531,10 +542,14 @@ test_load_error (Fixture *fx, gconstpointer data)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   PvTimelineModel *before = pv_timeline_view_get_model (fx->view);
 
-  /* Not a model: the window says why and keeps what it showed. */
+  /* Not a model: the window says why and keeps what it showed. The file
+   * chooser records what it opens in Recent; a model that failed leaves. */
   g_assert_true (g_file_set_contents (path, "\x08\x07\x12\xff\xff\xff not protobuf", -1, NULL));
+  pv_recent_add_model (gtk_recent_manager_get_default (), file);
+  g_assert_true (recent_lists (file));
   pv_window_open (fx->window, file, NULL);
   g_assert_true (wait_until (fx, settled));
+  g_assert_false (recent_lists (file));
   g_assert_nonnull (pv_window_get_error (fx->window));
   g_assert_nonnull (strstr (pv_window_get_error (fx->window), "broken.onnx"));
   g_assert_cmpstr (pv_document_get_title (fx->document), ==, "wide_branches.onnx");

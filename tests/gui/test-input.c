@@ -318,6 +318,113 @@ test_click_hover (Fixture *fx, gconstpointer data)
   xdo ("mousemove --sync 1 1");
 }
 
+static gboolean
+tooltip_hidden (Fixture *fx)
+{
+  return !tooltip_shown (fx);
+}
+
+static GtkWidget *
+move_menu (Fixture *fx)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (fx->view)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER_MENU (child))
+      return child;
+  return NULL;
+}
+
+static gboolean
+menu_shown (Fixture *fx)
+{
+  GtkWidget *menu = move_menu (fx);
+  return menu && gtk_widget_get_mapped (menu) && gtk_widget_get_width (menu) > 0;
+}
+
+static gboolean
+menu_gone (Fixture *fx)
+{
+  return !menu_shown (fx);
+}
+
+static char *wanted_text;
+
+static gboolean
+editor_text_is (Fixture *fx)
+{
+  g_autofree char *text = pv_partition_editor_dup_text (fx->editor);
+  return g_strcmp0 (text, wanted_text) == 0;
+}
+
+static int
+tooltip_x (Fixture *fx)
+{
+  return gdk_popup_get_position_x (GDK_POPUP (gtk_native_get_surface (GTK_NATIVE (tooltip_window (fx)))));
+}
+
+/* The tooltip follows the pointer from kernel to kernel; none covers the
+ * move menu; Ctrl+Z on the timeline undoes the menu's move and
+ * Ctrl+Shift+Z redoes it. */
+static void
+test_tooltip_menu_undo (Fixture *fx, gconstpointer data)
+{
+  PvTimelineModel *model = pv_timeline_view_get_model (fx->view);
+  g_autofree char *before = pv_partition_editor_dup_text (fx->editor), *moved = NULL;
+  int k = model->n_kernels / 2, first_x;
+  double x = 0, y = 0, x2 = 0, y2 = 0;
+
+  focus_timeline (fx);
+  g_assert_true (kernel_point (fx, k, &x, &y));
+  g_assert_true (kernel_point (fx, k + 3, &x2, &y2));
+  move_pointer (fx, x - 1, y);
+  move_pointer (fx, x, y);
+  g_assert_true (wait_until (fx, tooltip_shown));
+  first_x = tooltip_x (fx);
+
+  /* Three kernels on: the tooltip goes, and comes back near the pointer. */
+  move_pointer (fx, x2, y2);
+  g_assert_true (wait_until (fx, tooltip_hidden));
+  /* GTK waits for the next motion to time a new one (a hand sends many). */
+  move_pointer (fx, x2 + 1, y2);
+  g_assert_true (wait_until (fx, tooltip_shown));
+  g_test_message ("tooltip at x %d, then %d; the pointer moved %.0f px", first_x, tooltip_x (fx), x2 - x);
+  g_assert_cmpint (tooltip_x (fx) - first_x, >, (int) ((x2 - x) / 2));
+
+  /* The move menu: no tooltip over it, however long the pointer rests. */
+  xdo ("click 3");
+  g_assert_true (wait_until (fx, menu_shown));
+  {
+    /* Over one of its items: GTK asks the item's ancestors, the view among
+     * them, for a tooltip. */
+    GtkWidget *menu = move_menu (fx);
+    double mx, my;
+    g_assert_true (gtk_widget_translate_coordinates (menu, GTK_WIDGET (fx->view), gtk_widget_get_width (menu) / 2.0,
+                                                     gtk_widget_get_height (menu) / 2.0, &mx, &my));
+    move_pointer (fx, mx, my);
+    move_pointer (fx, mx + 1, my);
+  }
+  spin (1200);
+  g_assert_false (tooltip_shown (fx));
+  save_screenshot (fx);
+
+  /* Move to New Stream, then Ctrl+Z and Ctrl+Shift+Z on the timeline. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->view), "timeline.move-nodes", "i", -1));
+  gtk_popover_popdown (GTK_POPOVER (move_menu (fx)));
+  g_assert_true (wait_until (fx, menu_gone));
+  moved = pv_partition_editor_dup_text (fx->editor);
+  g_assert_cmpstr (moved, !=, before);
+  focus_timeline (fx);
+  wanted_text = before;
+  xdo ("key ctrl+z");
+  g_assert_true (wait_until (fx, editor_text_is));
+  wanted_text = moved;
+  xdo ("key ctrl+shift+z");
+  g_assert_true (wait_until (fx, editor_text_is));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (fx->view)));
+  wanted_text = NULL;
+  xdo ("mousemove --sync 1 1");
+}
+
 /* ---- main ---- */
 
 int
@@ -331,6 +438,7 @@ main (int argc, char **argv)
   ADD ("/input/keys", test_keys, NULL);
   ADD ("/input/wheel-drag", test_wheel_and_drag, NULL);
   ADD ("/input/click-hover", test_click_hover, NULL);
+  ADD ("/input/tooltip-menu-undo", test_tooltip_menu_undo, NULL);
   status = gui_fixture_run ();
   gui_xdo_shutdown ();
   return status;

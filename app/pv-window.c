@@ -1,6 +1,7 @@
 /* pv-window.c: the main window. Actions live in pv-window-actions.c. */
 #include "pv-window-private.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "pv-app-state.h"
@@ -22,7 +23,6 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
-#define SIDE_PANE_WIDTH 480
 
 PvWindow *
 pv_window_new (PvApplication *application)
@@ -554,17 +554,20 @@ drop_cb (PvWindow *self, const GValue *value, double x, double y, GtkDropTarget 
 
 /* ---- the side pane's width ---- */
 
-/* The first time the paned knows its width, give the side pane its share;
- * after that the user's position stays. */
+/* The first time the paned knows its width, give the side pane its share
+ * (within bounds); after that GtkPaned keeps the share as the window
+ * resizes (both children resize) and the user's divider stays. */
 static void
 paned_max_position_cb (PvWindow *self, GParamSpec *pspec, GtkPaned *paned)
 {
-  int width = gtk_widget_get_width (GTK_WIDGET (paned));
+  int width = gtk_widget_get_width (GTK_WIDGET (paned)), side;
 
-  if (self->paned_positioned || width <= self->side_pane_width)
+  if (self->paned_positioned || width <= 2 * PV_SIDE_PANE_MIN)
     return;
   self->paned_positioned = TRUE;
-  gtk_paned_set_position (paned, MAX (width - self->side_pane_width, width / 4));
+  side = self->side_pane_share > 0 ? (int) lround (self->side_pane_share * width) : PV_SIDE_PANE_WIDTH;
+  side = CLAMP (side, PV_SIDE_PANE_MIN, (int) (width * PV_SIDE_PANE_MAX_SHARE));
+  gtk_paned_set_position (paned, width - side);
 }
 
 /* ---- GtkWindow ---- */
@@ -789,7 +792,6 @@ pv_window_init (PvWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->side_pane_width = SIDE_PANE_WIDTH;
 
   self->document = pv_document_new ();
   g_signal_connect_object (self->document, "notify::loading", G_CALLBACK (document_loading_cb), self,

@@ -11,14 +11,18 @@ pv_timeline_nice_step (double raw)
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
 }
 
-/* A step for byte grids: 1, 2, 5 × a power of 1024's units. */
+/* A step for byte grids: 1, 2, 5 × a power of ten of a 1024-power unit,
+ * below 1000 of it: past 500 KiB the next step is 1 MiB, not 1000 KiB
+ * (whose multiples read 2.9, 3.9, 4.9 MiB). */
 double
 pv_timeline_nice_byte_step (double raw)
 {
-  double unit = 1;
+  double unit = 1, step;
+
   while (raw >= unit * 1024 && unit < 1e18)
     unit *= 1024;
-  return pv_timeline_nice_step (MAX (raw / unit, 1e-9)) * unit;
+  step = pv_timeline_nice_step (MAX (raw / unit, 1e-9));
+  return step >= 1000 ? unit * 1024 : step * unit;
 }
 
 typedef struct {

@@ -451,7 +451,8 @@ void pv_timeline_draw_arrows (PvTimelineRenderer *self, cairo_t *cr);
 
 /* 1, 2 or 5 × a power of ten, >= @raw. */
 double pv_timeline_nice_step (double raw);
-/* 1, 2 or 5 × a power of ten × a power of 1024, >= @raw: for byte grids. */
+/* 1, 2 or 5 × a power of ten (below 1000) × a power of 1024, >= @raw:
+ * for byte grids. */
 double pv_timeline_nice_byte_step (double raw);
 /* The top of curve @curve's byte scale. */
 guint64 pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve);
@@ -485,6 +486,8 @@ void pv_timeline_draw_gridlines (PvTimelineRenderer *self, cairo_t *cr);
 /* The time of the highest live-bytes peak over all curves (sets *@peak), or < 0 without curves. */
 double pv_timeline_global_peak_time (const PvTimelineModel *m, guint64 *peak);
 void pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr);
+/* A time tick's label at @step's precision into @buf ("0", never "-0"). */
+void pv_timeline_format_tick (char *buf, gsize n, double v, double step);
 
 /* ---- pv-timeline-legend.c ---- */
 

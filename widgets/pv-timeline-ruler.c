@@ -7,10 +7,15 @@ tick_step (PvTimelineRenderer *self)
   return pv_timeline_nice_step (MAX (90.0 / scale (self), 1e-9));
 }
 
-static void
-format_tick (char *buf, gsize n, double v, double step)
+void
+pv_timeline_format_tick (char *buf, gsize n, double v, double step)
 {
   int decimals = step >= 1 ? 0 : (int) ceil (-log10 (step) - 1e-9);
+
+  /* A tick at zero reached from the left (ceil of a small negative) or by
+   * summing steps prints "-0" or "-0.0" otherwise. */
+  if (fabs (v) < step / 2)
+    v = 0;
   g_snprintf (buf, n, "%.*f", decimals, v);
 }
 
@@ -93,7 +98,7 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
   for (double t = ceil (self->vp.t0 / step) * step; t <= self->vp.t1; t += step)
     {
       double x = floor (pv_timeline_renderer_time_to_x (self, t)) + 0.5;
-      format_tick (buf, sizeof buf, t, step);
+      pv_timeline_format_tick (buf, sizeof buf, t, step);
       pv_timeline_draw_text (self, cr, FONT_SMALL, buf, x + 3, RULER_H - 17, -1, PANGO_ELLIPSIZE_NONE, &c_dim);
     }
   if (peak_t >= self->vp.t0 && peak_t <= self->vp.t1)

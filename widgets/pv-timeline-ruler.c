@@ -69,8 +69,11 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
   pv_timeline_draw_text (self, cr, FONT_BOLD, m->has_plan ? "schedule time" : "graph order", 10, 11, HEADER_W - 16,
                          PANGO_ELLIPSIZE_END, &c_text);
   {
+    /* Two or three figures: the label has a header column's width. */
     double visible = self->vp.t1 - self->vp.t0;
-    g_autofree char *span = g_strdup_printf ("1 unit = one kernel · %.6g shown", visible);
+    g_autofree char *span = visible < 10      ? g_strdup_printf ("1 unit = one kernel · %.2g shown", visible)
+                            : visible < 10000 ? g_strdup_printf ("1 unit = one kernel · %.0f shown", visible)
+                                              : g_strdup_printf ("1 unit = one kernel · %.3gk shown", visible / 1000);
     pv_timeline_draw_text (self, cr, FONT_SMALL, span, 10, 24, HEADER_W - 16, PANGO_ELLIPSIZE_END, &c_dim);
   }
 

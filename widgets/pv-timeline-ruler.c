@@ -24,7 +24,7 @@ pv_timeline_draw_gridlines (PvTimelineRenderer *self, cairo_t *cr)
 {
   double step = tick_step (self);
   cairo_set_line_width (cr, 1);
-  set_rgba (cr, &c_separator, 0.7);
+  set_rgba (cr, &pal (self)->separator, 0.7);
   for (double t = ceil (self->vp.t0 / step) * step; t <= self->vp.t1; t += step)
     {
       double x = floor (pv_timeline_renderer_time_to_x (self, t)) + 0.5;
@@ -57,31 +57,31 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
   guint64 peak;
   double peak_t = pv_timeline_global_peak_time (m, &peak);
 
-  set_rgb (cr, &c_header_bg);
+  set_rgb (cr, &pal (self)->header_bg);
   cairo_rectangle (cr, 0, 0, self->vp.width, RULER_H);
   cairo_fill (cr);
-  set_rgb (cr, &c_border);
+  set_rgb (cr, &pal (self)->border);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, 0, RULER_H - 0.5);
   cairo_line_to (cr, self->vp.width, RULER_H - 0.5);
   cairo_stroke (cr);
 
   pv_timeline_draw_text (self, cr, FONT_BOLD, m->has_plan ? "schedule time" : "graph order", 10, 11, HEADER_W - 16,
-                         PANGO_ELLIPSIZE_END, &c_text);
+                         PANGO_ELLIPSIZE_END, &pal (self)->text);
   {
     /* Two or three figures: the label has a header column's width. */
     double visible = self->vp.t1 - self->vp.t0;
     g_autofree char *span = visible < 10      ? g_strdup_printf ("1 unit = one kernel · %.2g shown", visible)
                             : visible < 10000 ? g_strdup_printf ("1 unit = one kernel · %.0f shown", visible)
                                               : g_strdup_printf ("1 unit = one kernel · %.3gk shown", visible / 1000);
-    pv_timeline_draw_text (self, cr, FONT_SMALL, span, 10, 24, HEADER_W - 16, PANGO_ELLIPSIZE_END, &c_dim);
+    pv_timeline_draw_text (self, cr, FONT_SMALL, span, 10, 24, HEADER_W - 16, PANGO_ELLIPSIZE_END, &pal (self)->dim);
   }
 
   cairo_save (cr);
   cairo_rectangle (cr, self->area_x0 - 1, 0, self->area_x1 - self->area_x0 + RIGHT_PAD, RULER_H);
   cairo_clip (cr);
   cairo_set_line_width (cr, 1);
-  set_rgb (cr, &c_faint);
+  set_rgb (cr, &pal (self)->faint);
   if (minor * scale (self) >= 6)
     for (double t = ceil (self->vp.t0 / minor) * minor; t <= self->vp.t1; t += minor)
       {
@@ -90,7 +90,7 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
         cairo_line_to (cr, x, RULER_H);
       }
   cairo_stroke (cr);
-  set_rgb (cr, &c_dim);
+  set_rgb (cr, &pal (self)->dim);
   for (double t = ceil (self->vp.t0 / step) * step; t <= self->vp.t1; t += step)
     {
       double x = floor (pv_timeline_renderer_time_to_x (self, t)) + 0.5;
@@ -102,7 +102,7 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
     {
       double x = floor (pv_timeline_renderer_time_to_x (self, t)) + 0.5;
       pv_timeline_format_tick (buf, sizeof buf, t, step);
-      pv_timeline_draw_text (self, cr, FONT_SMALL, buf, x + 3, RULER_H - 17, -1, PANGO_ELLIPSIZE_NONE, &c_dim);
+      pv_timeline_draw_text (self, cr, FONT_SMALL, buf, x + 3, RULER_H - 17, -1, PANGO_ELLIPSIZE_NONE, &pal (self)->dim);
     }
   if (peak_t >= self->vp.t0 && peak_t <= self->vp.t1)
     {

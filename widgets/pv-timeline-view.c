@@ -802,6 +802,24 @@ show_shortcuts_action (GtkWidget *widget, const char *name, GVariant *param)
 
 /* ---- GtkWidget ---- */
 
+/* The renderer's palette follows the style's text colour: light text is
+ * a dark style (Adwaita:dark, gtk-application-prefer-dark-theme). GTK
+ * redraws the view when its style changes. */
+static void
+follow_style (PvTimelineView *self)
+{
+  GdkRGBA fg;
+  gboolean dark;
+
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  if (dark != self->options.dark)
+    {
+      self->options.dark = dark;
+      pv_timeline_renderer_set_options (self->renderer, &self->options);
+    }
+}
+
 static void
 pv_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -812,6 +830,7 @@ pv_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
   if (self->renderer == NULL || width <= 0 || height <= 0)
     return;
+  follow_style (self);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   /* Dimmed in cairo, not with an opacity node: GTK 4.8's cairo renderer
    * crashed (a write in cairo_paint) fading a banner over an opacity node
@@ -1432,6 +1451,8 @@ pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportForm
   renderer = pv_timeline_renderer_new (self->model);
   options = self->options;
   options.hover.kind = PV_TIMELINE_HIT_NONE;
+  /* A document's figure: light whatever the window's style. */
+  options.dark = FALSE;
   pv_timeline_renderer_set_options (renderer, &options);
   pv_timeline_renderer_set_size (renderer, width, 600);
   pv_timeline_renderer_set_time_range (renderer, vp->t0, vp->t1);

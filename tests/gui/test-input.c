@@ -4,11 +4,13 @@
  * (XTEST) to the window under Xvfb, as a user's devices would; each test
  * checks what the renderer's viewport, selection or hover became. Skips
  * (a TAP skip plan) when xdotool is not installed. */
+#include <gdk/x11/gdkx.h>
 #include <math.h>
 #include <string.h>
 
 #include "gui-fixture.h"
 #include "gui-xdo.h"
+#include "pv-inspector.h"
 
 static void
 move_pointer (Fixture *fx, double x, double y)
@@ -425,6 +427,139 @@ test_tooltip_menu_undo (Fixture *fx, gconstpointer data)
   xdo ("mousemove --sync 1 1");
 }
 
+/* ---- real clicks on buttons ---- */
+
+/* Clicks the middle of @widget with the first button, through the X
+ * server, in whichever toplevel holds it. */
+static void
+click_widget (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t in = GRAPHENE_POINT_INIT (gtk_widget_get_width (widget) / 2.0,
+                                             gtk_widget_get_height (widget) / 2.0), out;
+  double sx = 0, sy = 0;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  xdo ("mousemove --window %lu --sync %d %d click 1", gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+       (int) lround (out.x + sx), (int) lround (out.y + sy));
+}
+
+static GtkWidget *
+first_with_class (GtkWidget *root, const char *css_class)
+{
+  if (gtk_widget_has_css_class (root, css_class) && gtk_widget_get_mapped (root))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = first_with_class (child, css_class);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+first_of_type (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = first_of_type (child, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+inspector_link_shown (Fixture *fx)
+{
+  return first_with_class (GTK_WIDGET (fx->window), "pv-link") != NULL;
+}
+
+/* A link in the Inspector, clicked with the pointer: the link's button is
+ * replaced while GTK still handles its click (once a use-after-free that
+ * logged criticals); the timeline selects what the link names. */
+static void
+test_inspector_link_click (Fixture *fx, gconstpointer data)
+{
+  PvTimelineModel *model = pv_timeline_view_get_model (fx->view);
+  PvTimelineSelection kernel = { PV_TIMELINE_HIT_KERNEL, model->kernels[model->n_kernels / 2].node };
+  GtkWidget *inspector = first_of_type (GTK_WIDGET (fx->window), PV_TYPE_INSPECTOR), *link;
+
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (inspector, GTK_TYPE_STACK)), inspector);
+  pv_timeline_view_set_selection (fx->view, &kernel);
+  g_assert_true (wait_until (fx, inspector_link_shown));
+  spin (300);
+  link = first_with_class (GTK_WIDGET (fx->window), "pv-link");
+  target_kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (link), "pv-kind"));
+  target_id = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (link), "pv-id"));
+  g_assert_cmpint (target_kind, ==, PV_TIMELINE_HIT_VALUE);
+  click_widget (link);
+  g_assert_true (wait_until (fx, selection_is));
+  spin (200);
+  /* And on through the next one, from the value to a kernel. */
+  g_assert_true (wait_until (fx, inspector_link_shown));
+  link = first_with_class (GTK_WIDGET (fx->window), "pv-link");
+  target_kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (link), "pv-kind"));
+  target_id = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (link), "pv-id"));
+  click_widget (link);
+  g_assert_true (wait_until (fx, selection_is));
+  spin (200);
+}
+
+static GtkWidget *close_dialog;
+
+static gboolean
+dialog_mapped (Fixture *fx)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  close_dialog = NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && close_dialog == NULL; i++)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_MESSAGE_DIALOG (item) && gtk_widget_get_mapped (GTK_WIDGET (item)))
+        close_dialog = GTK_WIDGET (item);
+    }
+  return close_dialog != NULL;
+}
+
+static GtkWindow *closing;
+
+static gboolean
+window_gone (Fixture *fx)
+{
+  return !gtk_widget_get_visible (GTK_WIDGET (closing));
+}
+
+/* "Discard and Close" clicked with the pointer: the window closes with no
+ * critical (GTK_DEBUG=fatal-criticals makes one fatal). */
+static void
+test_discard_and_close_click (Fixture *fx, gconstpointer data)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (pv_partition_editor_get_buffer (fx->editor));
+  g_autoptr (GtkWindow) window = g_object_ref (GTK_WINDOW (fx->window));
+  GtkTextIter end;
+  GtkWidget *discard;
+
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, " ", -1);
+  gtk_window_close (window);
+  g_assert_true (wait_until (fx, dialog_mapped));
+  spin (300);
+  discard = first_with_class (close_dialog, "destructive-action");
+  g_assert_nonnull (discard);
+  closing = window;
+  click_widget (discard);
+  g_assert_true (wait_until (fx, window_gone));
+  spin (300);
+  g_signal_handlers_disconnect_by_data (fx->document, fx);
+  fx->window = NULL;
+}
+
 /* ---- main ---- */
 
 int
@@ -439,6 +574,8 @@ main (int argc, char **argv)
   ADD ("/input/wheel-drag", test_wheel_and_drag, NULL);
   ADD ("/input/click-hover", test_click_hover, NULL);
   ADD ("/input/tooltip-menu-undo", test_tooltip_menu_undo, NULL);
+  ADD ("/input/inspector-link-click", test_inspector_link_click, NULL);
+  ADD ("/input/discard-and-close-click", test_discard_and_close_click, NULL);
   status = gui_fixture_run ();
   gui_xdo_shutdown ();
   return status;

@@ -57,6 +57,10 @@ struct _PvWindow
   GtkPaned *paned;
   PvTimelineView *timeline;
   GtkRevealer *stale_revealer;
+  GtkRevealer *device_revealer;
+  GtkImage *device_icon;
+  GtkLabel *device_label;
+  GtkWidget *device_button;
   GtkLabel *stale_label;
   GtkRevealer *planning_revealer;
   GtkSpinner *planning_spinner;
@@ -86,6 +90,10 @@ struct _PvWindow
 };
 
 void _pv_window_class_actions_init (PvWindowClass *klass);
+/* pv-window-devices.c: the banner over the timeline saying where the
+ * config's GPU nodes run under the registry chosen, win.use-cuda-registry. */
+void _pv_window_class_devices_init (PvWindowClass *klass);
+void _pv_window_devices_update (PvWindow *self);
 void _pv_window_actions_update (PvWindow *self);
 
 /* pv-recent.c: win.open-recent, the Open Recent menu, the empty page's

@@ -8,6 +8,7 @@
 #include "pv-inspector.h"
 #include "pv-live-view.h"
 #include "pv-summary-view.h"
+#include "pv-values-menu.h"
 #include "pv-values-view.h"
 #include "pv-window.h"
 

@@ -836,6 +836,7 @@ pv_window_init (PvWindow *self)
   pv_inspector_set_timeline (self->inspector, self->timeline);
   pv_inspector_set_document (self->inspector, self->document);
   pv_values_view_set_timeline (self->values, self->timeline);
+  pv_values_menu_attach (self->values);
   pv_values_view_set_document (self->values, self->document);
   g_signal_connect_object (self->values, "value-selected", G_CALLBACK (pv_inspector_show_value), self->inspector,
                            G_CONNECT_SWAPPED);

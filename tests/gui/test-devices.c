@@ -9,6 +9,8 @@
 #include "gui-xdo.h"
 #include "pv-partition-config.h"
 #include "pv-partition-editor.h"
+#include "pv-values-menu.h"
+#include "pv-values-view.h"
 
 #define TWO_STREAMS "wide_branches.two-streams.json"
 #define MOVED "/branch2/conv1/Conv"  /* on stream 1 of TWO_STREAMS */
@@ -343,6 +345,127 @@ test_cpu_registry (Fixture *fx, gconstpointer data)
   g_assert_nonnull (strstr (pv_window_get_device_note (fx->window), "runs on the GPU"));
 }
 
+static GtkWidget *
+find_type (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_type (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* A mapped cell label of the Values page showing @row. */
+static GtkWidget *
+cell_of (GtkWidget *root, PvValueRow *row)
+{
+  if (GTK_IS_LABEL (root) && g_object_get_data (G_OBJECT (root), "pv-row") == row && gtk_widget_get_mapped (root))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = cell_of (c, row);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static PvValuesView *values_shown;
+
+static gboolean
+values_menu_mapped (Fixture *fx)
+{
+  GtkWidget *menu = pv_values_menu_get_popover (values_shown);
+  return menu && gtk_widget_get_mapped (menu) && gtk_widget_get_width (menu) > 0;
+}
+
+/* The Values page's row menu: a real right-click on the row of the
+ * kernel's output, and the Menu key on the selected row. */
+static void
+test_values_menu (Fixture *fx, gconstpointer data)
+{
+  PvValuesView *values;
+  GListModel *rows;
+  g_autoptr (PvValueRow) row = NULL;
+  g_autofree char *labels = NULL;
+  const PvGraph *g;
+  GtkWidget *menu, *cell;
+  graphene_point_t in, out;
+  double sx = 0, sy = 0;
+  int value, id;
+  guint pos = GTK_INVALID_LIST_POSITION, plans;
+
+  open_model (fx, "wide_branches.onnx", TWO_STREAMS);
+  use_registry (fx, PV_REGISTRY_CUDA);
+  values = values_shown = PV_VALUES_VIEW (find_type (GTK_WIDGET (fx->window), PV_TYPE_VALUES_VIEW));
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (values), GTK_TYPE_STACK)),
+                               GTK_WIDGET (values));
+  g = pv_document_get_model (fx->document)->graph;
+  id = node_id (fx, MOVED);
+  value = g->nodes[id].outputs[0];
+  rows = G_LIST_MODEL (pv_values_view_get_selection_model (values));
+  for (guint i = 0; i < g_list_model_get_n_items (rows) && pos == GTK_INVALID_LIST_POSITION; i++)
+    {
+      g_autoptr (PvValueRow) r = g_list_model_get_item (rows, i);
+      if (pv_value_row_get_value (r) == value)
+        pos = i;
+    }
+  g_assert_cmpuint (pos, !=, GTK_INVALID_LIST_POSITION);
+  row = g_list_model_get_item (rows, pos);
+  g_assert_cmpint (pv_value_row_get_producer (row), ==, id);
+  spin (400);
+
+  /* Right-click on its cell. */
+  cell = cell_of (GTK_WIDGET (pv_values_view_get_column_view (values)), row);
+  g_assert_nonnull (cell);
+  in = GRAPHENE_POINT_INIT (gtk_widget_get_width (cell) / 2.0, gtk_widget_get_height (cell) / 2.0);
+  g_assert_true (gtk_widget_compute_point (cell, GTK_WIDGET (fx->window), &in, &out));
+  gtk_native_get_surface_transform (GTK_NATIVE (fx->window), &sx, &sy);
+  xdo ("mousemove --window %lu %d %d click 3", window_xid (fx), (int) (out.x + sx), (int) (out.y + sy));
+  g_assert_true (wait_until (fx, values_menu_mapped));
+  menu = pv_values_menu_get_popover (values);
+  labels = menu_text (menu);
+  g_assert_cmpstr (labels, ==, "Run on GPU (device 1)");
+  {
+    g_autoptr (GMenuModel) section =
+      g_menu_model_get_item_link (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu)), 0, G_MENU_LINK_SECTION);
+    g_autofree char *heading = NULL;
+    g_assert_nonnull (section);
+    g_menu_model_get_item_attribute (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu)), 0,
+                                     G_MENU_ATTRIBUTE_LABEL, "s", &heading);
+    g_assert_cmpstr (heading, ==, "Producer " MOVED);
+  }
+  spin (300);
+  save_widget_screenshot (menu, "devices-values-menu-popover.png");
+  plans = fx->plan_changes;
+  g_assert_true (gtk_widget_activate_action (menu, "values.run-on-device", "(ii)", PV_DEVICE_GPU, -1));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  wait_for_plan (fx, plans);
+  g_assert_null (pv_window_get_error (fx->window));
+  assert_text_has (fx, DEVICES_3);
+  g_assert_cmpint (stream_in_text (fx, MOVED), ==, 2);
+  g_assert_cmpint (lane_of (fx, MOVED)->device, ==, PV_ORT_DEVICE_GPU);
+  /* The producer is selected in the timeline. */
+  g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->id, ==, id);
+  spin (400);
+  save_widget_screenshot (GTK_WIDGET (fx->window), "devices-values-moved.png");
+
+  /* Menu on the selected row: it now runs on the GPU, so "Run on CPU". */
+  gtk_single_selection_set_selected (pv_values_view_get_selection_model (values), pos);
+  gtk_widget_grab_focus (GTK_WIDGET (pv_values_view_get_column_view (values)));
+  spin (100);
+  xdo ("key --window %lu Menu", window_xid (fx));
+  g_assert_true (wait_until (fx, values_menu_mapped));
+  g_clear_pointer (&labels, g_free);
+  labels = menu_text (pv_values_menu_get_popover (values));
+  g_assert_cmpstr (labels, ==, "Run on CPU (device 0)>New Stream on CPU|Stream 0 (7 kernels)|Stream 1 (11 kernels)<");
+  gtk_popover_popdown (GTK_POPOVER (pv_values_menu_get_popover (values)));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -355,6 +478,7 @@ main (int argc, char **argv)
   ADD ("/devices/run-on-gpu", test_run_on_gpu, NULL);
   ADD ("/devices/existing-gpu-stream", test_existing_gpu_stream, NULL);
   ADD ("/devices/cpu-registry", test_cpu_registry, NULL);
+  ADD ("/devices/values-menu", test_values_menu, NULL);
 
   status = gui_fixture_run ();
   gui_xdo_shutdown ();

@@ -6,6 +6,8 @@
  * CPU one ORT runs it on the CPU and the banner over the timeline says so. */
 #include <string.h>
 
+#include <gdk/x11/gdkx.h>
+
 #include "gui-xdo.h"
 #include "pv-partition-config.h"
 #include "pv-partition-editor.h"
@@ -152,6 +154,58 @@ menu_text (GtkWidget *menu)
   return g_string_free (out, FALSE);
 }
 
+/* The menu item (a GtkModelButton) labelled @text under @root, mapped. */
+static GtkWidget *
+find_item (GtkWidget *root, const char *text)
+{
+  if (g_str_equal (G_OBJECT_TYPE_NAME (root), "GtkModelButton") && gtk_widget_get_mapped (root))
+    {
+      g_autofree char *label = NULL;
+      g_object_get (root, "text", &label, NULL);
+      if (g_strcmp0 (label, text) == 0)
+        return root;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_item (c, text);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *item_wanted_root;
+static const char *item_wanted;
+
+static gboolean
+item_shown (Fixture *fx)
+{
+  GtkWidget *item = find_item (item_wanted_root, item_wanted);
+  return item && gtk_widget_get_width (item) > 0;
+}
+
+/* Clicks the item labelled @text of @menu (a real click on the popover's
+ * own X window). */
+static void
+click_item (Fixture *fx, GtkWidget *menu, const char *text)
+{
+  GtkNative *native = GTK_NATIVE (menu);
+  GtkWidget *item;
+  graphene_point_t in, out;
+  double sx = 0, sy = 0;
+
+  item_wanted_root = menu;
+  item_wanted = text;
+  g_assert_true (wait_until (fx, item_shown));
+  spin (300); /* a submenu slides in */
+  item = find_item (menu, text);
+  in = GRAPHENE_POINT_INIT (gtk_widget_get_width (item) / 2.0, gtk_widget_get_height (item) / 2.0);
+  g_assert_true (gtk_widget_compute_point (item, GTK_WIDGET (native), &in, &out));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  xdo ("mousemove --window %lu %d %d click 1", gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+       (int) (out.x + sx), (int) (out.y + sy));
+}
+
 /* The menu item's action, as a click on it activates it. */
 static void
 activate_run_on (Fixture *fx, GtkWidget *menu, int device, int stream)
@@ -262,7 +316,18 @@ test_existing_gpu_stream (Fixture *fx, gconstpointer data)
                    "Run on GPU (device 1)>New Stream on GPU|Stream 2 (1 kernel)<");
   spin (300);
   save_widget_screenshot (menu, "devices-menu-existing-popover.png");
-  activate_run_on (fx, menu, PV_DEVICE_GPU, 2);
+  /* Real clicks: the submenu, then the GPU stream in it. */
+  {
+    guint plans = fx->plan_changes;
+    click_item (fx, menu, "Run on GPU (device 1)");
+    item_wanted = "Stream 2 (1 kernel)";
+    g_assert_true (wait_until (fx, item_shown));
+    spin (400);
+    save_widget_screenshot (menu, "devices-menu-existing-submenu.png");
+    click_item (fx, menu, "Stream 2 (1 kernel)");
+    wait_for_plan (fx, plans);
+    g_assert_null (pv_window_get_error (fx->window));
+  }
 
   assert_text_has (fx, DEVICES_3);
   /* In the order ORT runs them. */

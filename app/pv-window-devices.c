@@ -28,6 +28,10 @@ _pv_window_devices_update (PvWindow *self)
   gtk_label_set_text (self->device_label, text);
   gtk_image_set_from_icon_name (self->device_icon, cpu_only ? "dialog-warning-symbolic" : "dialog-information-symbolic");
   gtk_widget_set_visible (self->device_button, cpu_only);
+  if (cpu_only)
+    gtk_widget_add_css_class (gtk_widget_get_parent (GTK_WIDGET (self->device_label)), "warning");
+  else
+    gtk_widget_remove_css_class (gtk_widget_get_parent (GTK_WIDGET (self->device_label)), "warning");
 }
 
 const char *

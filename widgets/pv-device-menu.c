@@ -71,7 +71,9 @@ pv_device_menu_new (const PvTimelineModel *m, const int *nodes, guint n_nodes, c
 
   g_return_val_if_fail (m != NULL && action != NULL, menu);
 
-  if (!m->has_plan || n_nodes == 0)
+  /* ORT ignores the config in subgraph bodies: their nodes run on their
+   * owner's device. */
+  if (!m->has_plan || n_nodes == 0 || m->graph->parent != NULL)
     return menu;
   for (guint d = 0; d < G_N_ELEMENTS (offered); d++)
     {

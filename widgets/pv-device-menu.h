@@ -18,7 +18,9 @@
 G_BEGIN_DECLS
 
 /* A new menu for @nodes (node ids of @model's graph, at least one), empty
- * when every device already runs all of them or @model has no plan. */
+ * when every device already runs all of them, @model has no plan or is of
+ * a subgraph body (which ORT runs on its owner's device, whatever the
+ * config says). */
 GMenu *pv_device_menu_new (const PvTimelineModel *model, const int *nodes, guint n_nodes, const char *action);
 
 G_END_DECLS

@@ -531,6 +531,46 @@ test_values_menu (Fixture *fx, gconstpointer data)
   gtk_popover_popdown (GTK_POPOVER (pv_values_menu_get_popover (values)));
 }
 
+/* A subgraph body ignores the config in ORT (its nodes run on the owner's
+ * device): its kernels' menu has no "Run on" items; the main graph's has. */
+static void
+test_body_has_no_device_items (Fixture *fx, gconstpointer data)
+{
+  const PvGraph *g, *body;
+  g_autofree char *main_labels = NULL, *body_labels = NULL;
+  GtkWidget *menu;
+  int loop, kernel;
+
+  open_model (fx, "control_flow.onnx", NULL);
+  use_registry (fx, PV_REGISTRY_CUDA);
+  g = pv_document_get_model (fx->document)->graph;
+  loop = pv_graph_find_node (g, "/Loop");
+  g_assert_cmpint (loop, >=, 0);
+  select_kernel (fx, "/input/MatMul");
+  gtk_widget_grab_focus (GTK_WIDGET (fx->view));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->view), "timeline.context-menu", NULL));
+  g_assert_true (wait_until (fx, menu_mapped));
+  menu = find_popover_menu (GTK_WIDGET (fx->view));
+  main_labels = menu_text (menu);
+  g_assert_nonnull (strstr (main_labels, "Run on GPU (device 1)"));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  g_assert_true (wait_until (fx, menu_unmapped));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.open-subgraph", "(ii)", loop, 0));
+  g_assert_true (wait_until (fx, settled));
+  body = g->nodes[loop].subgraphs[0];
+  g_assert_true (pv_timeline_view_get_model (fx->view)->graph == body);
+  kernel = pv_graph_find_node (body, "/cell/If");
+  g_assert_cmpint (kernel, >=, 0);
+  pv_timeline_view_set_selected_nodes (fx->view, &kernel, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->view), "timeline.context-menu", NULL));
+  g_assert_true (wait_until (fx, menu_mapped));
+  menu = find_popover_menu (GTK_WIDGET (fx->view));
+  body_labels = menu_text (menu);
+  g_assert_null (strstr (body_labels, "Run on"));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -544,6 +584,7 @@ main (int argc, char **argv)
   ADD ("/devices/existing-gpu-stream", test_existing_gpu_stream, NULL);
   ADD ("/devices/cpu-registry", test_cpu_registry, NULL);
   ADD ("/devices/values-menu", test_values_menu, NULL);
+  ADD ("/devices/body", test_body_has_no_device_items, NULL);
 
   status = gui_fixture_run ();
   gui_xdo_shutdown ();

@@ -39,6 +39,8 @@ struct _PvWindow
    * model is loaded again without it, and then the error is shown. */
   GFile *fallback_file;
   char *fallback_error;
+  /* The model the newest load reads: one that fails leaves Recent. */
+  GFile *loading_file;
 
   /* template children */
   GtkLabel *title_label;
@@ -81,7 +83,7 @@ struct _PvWindow
 
   guint loading_delay;       /* shows the spinner page when loading is slow */
   guint planning_delay;      /* shows the planning banner when a re-plan is slow */
-  int side_pane_width;       /* what the side pane gets when first shown */
+  double side_pane_share;    /* of the paned's width, when first shown; 0: PV_SIDE_PANE_WIDTH */
 
   guint close_confirmed : 1;
   guint show_loading : 1;
@@ -89,6 +91,12 @@ struct _PvWindow
   guint paned_positioned : 1;
   guint remember : 1;        /* reads and writes pv-app-state, recent files */
 };
+
+/* The side pane: its width on first run, its narrowest, and at most this
+ * share of the window (the timeline keeps the rest). */
+#define PV_SIDE_PANE_WIDTH 480
+#define PV_SIDE_PANE_MIN 200
+#define PV_SIDE_PANE_MAX_SHARE 0.75
 
 void _pv_window_class_actions_init (PvWindowClass *klass);
 /* pv-window-devices.c: the banner over the timeline saying where the

@@ -815,6 +815,24 @@ show_shortcuts_action (GtkWidget *widget, const char *name, GVariant *param)
 
 /* ---- GtkWidget ---- */
 
+/* The renderer's palette follows the style's text colour: light text is
+ * a dark style (Adwaita:dark, gtk-application-prefer-dark-theme). GTK
+ * redraws the view when its style changes. */
+static void
+follow_style (PvTimelineView *self)
+{
+  GdkRGBA fg;
+  gboolean dark;
+
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  if (dark != self->options.dark)
+    {
+      self->options.dark = dark;
+      pv_timeline_renderer_set_options (self->renderer, &self->options);
+    }
+}
+
 static void
 pv_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -825,6 +843,7 @@ pv_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
   if (self->renderer == NULL || width <= 0 || height <= 0)
     return;
+  follow_style (self);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   /* Dimmed in cairo, not with an opacity node: GTK 4.8's cairo renderer
    * crashed (a write in cairo_paint) fading a banner over an opacity node
@@ -884,7 +903,12 @@ pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboa
   PvTimelineHit hit;
   g_autofree char *text = NULL;
 
-  if (self->renderer == NULL || keyboard_mode || self->dragging)
+  double kx, ky, kw, kh;
+
+  /* The move menu is a child of the view: its own area would otherwise
+   * ask the view for a tooltip and cover the menu with it. */
+  if (self->renderer == NULL || keyboard_mode || self->dragging ||
+      (self->menu && gtk_widget_get_visible (self->menu)))
     return FALSE;
   if (!pv_timeline_renderer_hit_test (self->renderer, x, y, &hit))
     return FALSE;
@@ -892,6 +916,13 @@ pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboa
   if (text == NULL || *text == '\0')
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
+  /* GTK places a tooltip once, where it appeared; leaving its tip area
+   * hides it and the next one appears at the pointer. A kernel's area is
+   * its box; a curve or a bar says something else every few pixels. */
+  if (hit.kind == PV_TIMELINE_HIT_KERNEL && pv_timeline_renderer_get_kernel_rect (self->renderer, hit.index, &kx, &ky, &kw, &kh))
+    gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { (int) kx, (int) ky, MAX ((int) kw, 1), MAX ((int) kh, 1) });
+  else
+    gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { x - 6, y - 6, 13, 13 });
   return TRUE;
 }
 
@@ -1468,6 +1499,8 @@ pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportForm
   renderer = pv_timeline_renderer_new (self->model);
   options = self->options;
   options.hover.kind = PV_TIMELINE_HIT_NONE;
+  /* A document's figure: light whatever the window's style. */
+  options.dark = FALSE;
   pv_timeline_renderer_set_options (renderer, &options);
   pv_timeline_renderer_set_size (renderer, width, 600);
   pv_timeline_renderer_set_time_range (renderer, vp->t0, vp->t1);

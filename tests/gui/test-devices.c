@@ -342,6 +342,24 @@ test_existing_gpu_stream (Fixture *fx, gconstpointer data)
   spin (400);
   save_widget_screenshot (GTK_WIDGET (fx->window), "devices-moved-to-existing.png");
 
+  /* Ctrl+Z with the timeline focused takes the second move back;
+   * Ctrl+Shift+Z does it again. */
+  {
+    guint plans = fx->plan_changes;
+    gtk_widget_grab_focus (GTK_WIDGET (fx->view));
+    spin (100);
+    xdo ("key --window %lu ctrl+z", window_xid (fx));
+    wait_for_plan (fx, plans);
+    g_assert_cmpint (stream_in_text (fx, OTHER), ==, 0);
+    g_assert_cmpint (stream_in_text (fx, MOVED), ==, 2);
+    g_assert_cmpint (lane_of (fx, OTHER)->device, ==, PV_ORT_DEVICE_CPU);
+    g_assert_cmpstr (lane_of (fx, MOVED)->detail, ==, "1 kernel");
+    plans = fx->plan_changes;
+    xdo ("key --window %lu ctrl+shift+z", window_xid (fx));
+    wait_for_plan (fx, plans);
+    g_assert_cmpint (stream_in_text (fx, OTHER), ==, 2);
+  }
+
   /* Both back to a CPU stream: the emptied GPU stream goes with its
    * device entry. */
   {

@@ -8,6 +8,7 @@
 #include "pv-inspector.h"
 #include "pv-live-view.h"
 #include "pv-summary-view.h"
+#include "pv-values-menu.h"
 #include "pv-values-view.h"
 #include "pv-window.h"
 
@@ -59,6 +60,10 @@ struct _PvWindow
   GtkPaned *paned;
   PvTimelineView *timeline;
   GtkRevealer *stale_revealer;
+  GtkRevealer *device_revealer;
+  GtkImage *device_icon;
+  GtkLabel *device_label;
+  GtkWidget *device_button;
   GtkLabel *stale_label;
   GtkRevealer *planning_revealer;
   GtkSpinner *planning_spinner;
@@ -94,6 +99,10 @@ struct _PvWindow
 #define PV_SIDE_PANE_MAX_SHARE 0.75
 
 void _pv_window_class_actions_init (PvWindowClass *klass);
+/* pv-window-devices.c: the banner over the timeline saying where the
+ * config's GPU nodes run under the registry chosen, win.use-cuda-registry. */
+void _pv_window_class_devices_init (PvWindowClass *klass);
+void _pv_window_devices_update (PvWindow *self);
 void _pv_window_actions_update (PvWindow *self);
 
 /* pv-recent.c: win.open-recent, the Open Recent menu, the empty page's

@@ -241,6 +241,7 @@ document_loaded_cb (PvWindow *self, PvDocument *document)
   rebuild_bounds (self);
   update_title (self);
   update_page (self);
+  _pv_window_devices_update (self);
 }
 
 /* The timeline itself follows the subgraph navigation (nav_changed_cb in
@@ -270,6 +271,7 @@ document_plan_changed_cb (PvWindow *self, PvDocument *document)
   update_stale (self);
   sync_bounds (self);
   _pv_window_actions_update (self);
+  _pv_window_devices_update (self);
 }
 
 static void
@@ -762,6 +764,7 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.show-reuse-links", "show-reuse-links");
   gtk_widget_class_install_property_action (widget_class, "win.show-side-pane", "show-side-pane");
   _pv_window_class_actions_init (klass);
+  _pv_window_class_devices_init (klass);
   _pv_window_class_subgraph_init (klass);
   _pv_window_class_live_init (klass);
   _pv_window_class_find_init (klass);
@@ -780,6 +783,24 @@ move_nodes_requested_cb (PvWindow *self, GStrv nodes, int stream, PvTimelineView
       g_autofree char *message = g_strdup_printf ("Cannot move %s. %s",
                                                   g_strv_length (nodes) == 1 ? "the node" : "the nodes",
                                                   error->message);
+      pv_window_show_error (self, message);
+    }
+  else
+    pv_window_show_error (self, NULL);
+}
+
+/* The menu's "Run on GPU / CPU": a new stream on that device, or one that
+ * runs there. */
+static void
+run_on_device_requested_cb (PvWindow *self, GStrv nodes, int device, int stream, PvTimelineView *view)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!pv_partition_editor_move_nodes_to_device (self->editor, (const char *const *) nodes, stream, device, &error))
+    {
+      g_autofree char *message = g_strdup_printf ("Cannot run %s on %s. %s",
+                                                  g_strv_length (nodes) == 1 ? "the node" : "the nodes",
+                                                  pv_device_type_name (device), error->message);
       pv_window_show_error (self, message);
     }
   else
@@ -823,12 +844,15 @@ pv_window_init (PvWindow *self)
   pv_inspector_set_timeline (self->inspector, self->timeline);
   pv_inspector_set_document (self->inspector, self->document);
   pv_values_view_set_timeline (self->values, self->timeline);
+  pv_values_menu_attach (self->values);
   pv_values_view_set_document (self->values, self->document);
   g_signal_connect_object (self->values, "value-selected", G_CALLBACK (pv_inspector_show_value), self->inspector,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (pv_partition_editor_get_buffer (self->editor), "modified-changed",
                            G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
 
+  g_signal_connect_object (self->timeline, "run-on-device-requested", G_CALLBACK (run_on_device_requested_cb),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "move-nodes-requested", G_CALLBACK (move_nodes_requested_cb), self,
                            G_CONNECT_SWAPPED);
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "pv-device-menu.h"
 #include "pv-timeline-view-private.h"
 
 G_DEFINE_FINAL_TYPE (PvTimelineView, pv_timeline_view, GTK_TYPE_WIDGET)
@@ -566,6 +567,9 @@ build_move_menu (PvTimelineView *self)
   g_menu_append (section, "Move to New Stream", "timeline.move-nodes(-1)");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
   g_object_unref (section);
+  section = pv_device_menu_new (m, (const int *) self->selected->data, self->selected->len, "timeline.run-on-device");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
   return G_MENU_MODEL (menu);
 }
 
@@ -766,6 +770,15 @@ static void
 move_nodes_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   pv_timeline_view_request_move (PV_TIMELINE_VIEW (widget), g_variant_get_int32 (param));
+}
+
+static void
+run_on_device_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  int device, stream;
+
+  g_variant_get (param, "(ii)", &device, &stream);
+  pv_timeline_view_request_run_on_device (PV_TIMELINE_VIEW (widget), device, stream);
 }
 
 /* Menu key, Shift+F10: the menu under the selected kernel (or in the
@@ -1027,6 +1040,19 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
     g_signal_new ("move-nodes-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_STRV, G_TYPE_INT);
   /**
+   * PvTimelineView::run-on-device-requested:
+   * @nodes: the names of the nodes to move
+   * @device: the device type to run them on (0 CPU, 1 GPU)
+   * @stream: an existing stream of that device, -1 for a new stream on it
+   *
+   * The menu's "Run on" items (or pv_timeline_view_request_run_on_device())
+   * ask for the selected kernels to run on another device; the window
+   * edits the partition config.
+   */
+  signals[RUN_ON_DEVICE_REQUESTED] =
+    g_signal_new ("run-on-device-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_STRV, G_TYPE_INT, G_TYPE_INT);
+  /**
    * PvTimelineView::instant-activated:
    * @time: the schedule time
    * @device: the device of the curve clicked (the first curve's for P)
@@ -1056,6 +1082,7 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.pan", "(dd)", pan_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-shortcuts", NULL, show_shortcuts_action);
   gtk_widget_class_install_action (widget_class, "timeline.move-nodes", "i", move_nodes_action);
+  gtk_widget_class_install_action (widget_class, "timeline.run-on-device", "(ii)", run_on_device_action);
   gtk_widget_class_install_action (widget_class, "timeline.context-menu", NULL, context_menu_action);
   gtk_widget_class_install_action (widget_class, "timeline.jump-to-peak", NULL, jump_to_peak_action);
 
@@ -1355,21 +1382,42 @@ pv_timeline_view_set_selected_nodes (PvTimelineView *self, const int *nodes, gui
   set_selection_internal_full (self, &sel, set);
 }
 
+/* The names of the selected kernels, NULL when there are none. */
+static GStrv
+selected_names (PvTimelineView *self)
+{
+  g_autoptr (GStrvBuilder) builder = NULL;
+
+  if (self->model == NULL || self->selected->len == 0)
+    return NULL;
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->selected->len; i++)
+    g_strv_builder_add (builder, self->model->graph->nodes[g_array_index (self->selected, int, i)].name);
+  return g_strv_builder_end (builder);
+}
+
 void
 pv_timeline_view_request_move (PvTimelineView *self, int stream)
 {
-  g_autoptr (GStrvBuilder) builder = NULL;
   g_auto (GStrv) names = NULL;
 
   g_return_if_fail (PV_IS_TIMELINE_VIEW (self));
 
-  if (self->model == NULL || self->selected->len == 0)
-    return;
-  builder = g_strv_builder_new ();
-  for (guint i = 0; i < self->selected->len; i++)
-    g_strv_builder_add (builder, self->model->graph->nodes[g_array_index (self->selected, int, i)].name);
-  names = g_strv_builder_end (builder);
-  g_signal_emit (self, signals[MOVE_NODES_REQUESTED], 0, names, stream);
+  names = selected_names (self);
+  if (names)
+    g_signal_emit (self, signals[MOVE_NODES_REQUESTED], 0, names, stream);
+}
+
+void
+pv_timeline_view_request_run_on_device (PvTimelineView *self, int device, int stream)
+{
+  g_auto (GStrv) names = NULL;
+
+  g_return_if_fail (PV_IS_TIMELINE_VIEW (self));
+
+  names = selected_names (self);
+  if (names)
+    g_signal_emit (self, signals[RUN_ON_DEVICE_REQUESTED], 0, names, device, stream);
 }
 
 void

@@ -258,6 +258,9 @@ ort_plan_json (cJSON *root, const PvSession *s)
       cJSON_AddStringToObject (item, "name", g->values[vp->value].name);
       cJSON_AddStringToObject (item, "kind", pv_ort_alloc_kind_name (vp->kind));
       cJSON_AddNumberToObject (item, "reused_buffer", vp->reused_buffer);
+      /* ORT 1.30 plans it at random between processes (several streams). */
+      if (vp->order_dependent)
+        cJSON_AddTrueToObject (item, "order_dependent");
       cJSON_AddNumberToObject (item, "device", vp->location.type);
       cJSON_AddStringToObject (item, "location", device);
       if (s->value_bytes && s->value_bytes[vp->value])
@@ -532,6 +535,27 @@ deferred_text (GString *out, const PvSession *s)
     }
 }
 
+/* The values ORT 1.30 plans at random (several streams on a device), the
+ * first few by name. */
+static void
+order_dependent_text (GString *out, const PvSession *s)
+{
+  const PvOrtPlan *plan = s->ort;
+  int n = 0;
+
+  for (int i = 0; i < plan->n_values; i++)
+    n += plan->values[i].order_dependent;
+  if (n == 0)
+    return;
+  g_string_append_printf (out, "ORT 1.30 plans %d value%s at random (its multi-stream pass walks hash maps seeded per "
+                               "process: another run may allocate %s or reuse another buffer):",
+                          n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+  for (int i = 0, shown = 0; i < plan->n_values && shown < 8; i++)
+    if (plan->values[i].order_dependent)
+      g_string_append_printf (out, "%s %s", shown++ ? "," : "", s->graph->values[plan->values[i].value].name);
+  g_string_append (out, n > 8 ? ", …\n" : "\n");
+}
+
 char *
 pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
 {
@@ -553,6 +577,7 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
       g_string_append_printf (out, "%d logic stream%s%s\n", s->ort->n_streams, s->ort->n_streams == 1 ? "" : "s",
                               s->ort->single_stream ? "" : " (several on one device: ORT disables in-place reuse per "
                                                            "stream, then reuses by serialized shape size)");
+      order_dependent_text (out, s);
       if (!s->slots->deferred)
         {
           g_autofree char *peak = human_bytes (s->ort_peak_bytes), *arena = human_bytes (s->ort_arena->peak_bytes);

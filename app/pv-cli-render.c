@@ -103,7 +103,8 @@ pv_cli_render (int argc, char **argv)
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the picture here (.png, .svg or .pdf)", "FILE" },
     { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
-      "Memory lanes: slots (one lane per slot), arena (offsets in one arena) or ort (ONNX Runtime's buffers)",
+      "Memory lanes: ort (default: ONNX Runtime's buffers, as plan and the window), slots (one lane per slot) or "
+      "arena (offsets in one arena)",
       "PLANNER" },
     { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Width in pixels (default 1400)", "W" },
     { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: everything)", "H" },
@@ -143,15 +144,16 @@ pv_cli_render (int argc, char **argv)
       return PV_CLI_USAGE;
     }
   pv_timeline_options_init (&view);
-  if (planner == NULL || strcmp (planner, "slots") == 0)
+  /* The same default as plan, live and the window: ORT's own plan. */
+  if (planner == NULL || strcmp (planner, "ort") == 0)
+    view.memory_view = PV_TIMELINE_MEMORY_ORT_BUFFERS;
+  else if (strcmp (planner, "slots") == 0)
     view.memory_view = PV_TIMELINE_MEMORY_SLOTS;
   else if (strcmp (planner, "arena") == 0)
     view.memory_view = PV_TIMELINE_MEMORY_ARENA;
-  else if (strcmp (planner, "ort") == 0)
-    view.memory_view = PV_TIMELINE_MEMORY_ORT_BUFFERS;
   else
     {
-      g_printerr ("planviz-cli render: unknown planner “%s” (slots, arena, ort)\n", planner);
+      g_printerr ("planviz-cli render: unknown planner “%s” (ort, slots, arena)\n", planner);
       return PV_CLI_USAGE;
     }
   if (colour == NULL || strcmp (colour, "op") == 0)
@@ -194,6 +196,12 @@ pv_cli_render (int argc, char **argv)
 
   pv_timeline_source_init_from_session (&source, session);
   timeline = pv_timeline_model_new (&source);
+  if (planner == NULL && !timeline->memory[view.memory_view].available)
+    {
+      /* No ORT plan to draw (refused): the default falls back to the slots. */
+      g_printerr ("planviz-cli render: drawing the slot planner's lanes\n");
+      view.memory_view = PV_TIMELINE_MEMORY_SLOTS;
+    }
   renderer = pv_timeline_renderer_new (timeline);
   pv_timeline_renderer_set_options (renderer, &view);
   pv_timeline_renderer_set_size (renderer, width, height > 0 ? height : 800);

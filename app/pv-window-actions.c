@@ -14,6 +14,8 @@ typedef struct {
   PvWindow *self;
   ChosenFunc func;
   gpointer data;
+  GtkFileChooserNative *native;
+  gboolean scale_choice;        /* the dialog offers picture exports' scale */
 } Chooser;
 
 static void
@@ -24,6 +26,10 @@ chooser_response_cb (GtkNativeDialog *native, int response, gpointer user_data)
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+  if (file && chooser->scale_choice)
+    pv_window_set_export_scale (chooser->self,
+                                g_strcmp0 (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (native), "scale"), "2") == 0
+                                  ? 2 : 1);
   chooser->func (chooser->self, file, chooser->data);
   g_object_unref (chooser->self);
   g_free (chooser);
@@ -43,8 +49,9 @@ add_filter (GtkFileChooser *chooser, const char *name, const char *pattern, cons
   gtk_file_chooser_add_filter (chooser, filter);
 }
 
-/* Asks for a file; @func gets it, or NULL when the user cancels. */
-static void
+/* Asks for a file; @func gets it, or NULL when the user cancels. Returns
+ * the chooser, shown, to add choices to. */
+static Chooser *
 choose_file (PvWindow *self, GtkFileChooserAction action, const char *title, const char *accept,
              GFile *folder, const char *suggested_name, const char *filter_name, const char *pattern,
              ChosenFunc func, gpointer data)
@@ -65,8 +72,10 @@ choose_file (PvWindow *self, GtkFileChooserAction action, const char *title, con
   chooser->self = g_object_ref (self);
   chooser->func = func;
   chooser->data = data;
+  chooser->native = native;
   g_signal_connect (native, "response", G_CALLBACK (chooser_response_cb), chooser);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  return chooser;
 }
 
 /* The model's folder, or NULL. */
@@ -243,6 +252,20 @@ export_chosen (PvWindow *self, GFile *file, gpointer data)
     pv_window_show_error (self, error->message);
 }
 
+/* The save dialog's own option (as GNOME's apps offer a format or size
+ * there): the picture at 1× or 2×, the last choice preselected. */
+static void
+add_scale_choice (PvWindow *self, Chooser *chooser)
+{
+  static const char *const ids[] = { "1", "2", NULL };
+  static const char *const labels[] = { "Normal Size (1×)", "Double Size (2×)", NULL };
+  GtkFileChooser *file_chooser = GTK_FILE_CHOOSER (chooser->native);
+
+  gtk_file_chooser_add_choice (file_chooser, "scale", "Scale", (const char **) ids, (const char **) labels);
+  gtk_file_chooser_set_choice (file_chooser, "scale", pv_window_get_export_scale (self) == 2 ? "2" : "1");
+  chooser->scale_choice = TRUE;
+}
+
 static void
 export_action (GtkWidget *widget, const char *name, GVariant *param)
 {
@@ -258,8 +281,11 @@ export_action (GtkWidget *widget, const char *name, GVariant *param)
         g_autofree char *suggested = g_strdup_printf ("%s.%s%s", stem, planners[pv_document_get_planner (self->document)],
                                                       exports[i].suffix);
         g_autofree char *pattern = g_strdup_printf ("*%s", strrchr (exports[i].suffix, '.'));
-        choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, exports[i].title, "_Export", folder, suggested,
-                     exports[i].filter, pattern, export_chosen, GINT_TO_POINTER (exports[i].kind));
+        Chooser *chooser = choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, exports[i].title, "_Export", folder,
+                                        suggested, exports[i].filter, pattern, export_chosen,
+                                        GINT_TO_POINTER (exports[i].kind));
+        if (exports[i].kind <= PV_EXPORT_PDF)
+          add_scale_choice (self, chooser);
         return;
       }
   g_warning ("unknown export “%s”", id);

@@ -953,6 +953,43 @@ write_text (GFile *file, const char *text, GError **error)
   return pv_save_gfile (file, text, strlen (text), error);
 }
 
+/* The picture's title names the model and the config as the header does. */
+static gboolean
+export_picture (PvWindow *self, GFile *file, PvTimelineExportFormat format, GError **error)
+{
+  const char *name = pv_document_get_title (self->document);
+  gboolean modified = name && pv_partition_editor_get_modified (self->editor);
+  GFile *partition = pv_document_get_partition_file (self->document);
+  g_autofree char *basename = partition ? g_file_get_basename (partition) : NULL;
+  g_autofree char *config = NULL;
+  PvTimelineExportInfo info = { name, NULL };
+
+  if (basename)
+    config = modified ? g_strdup_printf ("%s (edited)", basename) : g_steal_pointer (&basename);
+  else if (modified)
+    config = g_strdup ("partition config not saved");
+  info.config = config;
+  return pv_timeline_view_export (self->timeline, file, format, pv_window_get_export_scale (self), &info, error);
+}
+
+void
+pv_window_set_export_scale (PvWindow *self, int scale)
+{
+  g_return_if_fail (PV_IS_WINDOW (self));
+  g_return_if_fail (scale == 1 || scale == 2);
+  self->export_scale = scale;
+}
+
+int
+pv_window_get_export_scale (PvWindow *self)
+{
+  g_return_val_if_fail (PV_IS_WINDOW (self), 1);
+  /* Until chosen: the screen's, so a HiDPI export is as sharp as the view. */
+  if (self->export_scale == 0)
+    return CLAMP (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1, 2);
+  return self->export_scale;
+}
+
 gboolean
 pv_window_export (PvWindow *self, PvExportKind kind, GFile *file, GError **error)
 {
@@ -963,9 +1000,9 @@ pv_window_export (PvWindow *self, PvExportKind kind, GFile *file, GError **error
 
   switch (kind)
     {
-    case PV_EXPORT_PNG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PNG, error);
-    case PV_EXPORT_SVG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_SVG, error);
-    case PV_EXPORT_PDF: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PDF, error);
+    case PV_EXPORT_PNG: return export_picture (self, file, PV_TIMELINE_EXPORT_PNG, error);
+    case PV_EXPORT_SVG: return export_picture (self, file, PV_TIMELINE_EXPORT_SVG, error);
+    case PV_EXPORT_PDF: return export_picture (self, file, PV_TIMELINE_EXPORT_PDF, error);
     case PV_EXPORT_PLAN_JSON:
     case PV_EXPORT_TRACE_JSON: text = _pv_window_export_shown (self, kind); break;
     default: g_return_val_if_reached (FALSE);

@@ -28,7 +28,7 @@ chooser_response_cb (GtkNativeDialog *native, int response, gpointer user_data)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
   if (file && chooser->scale_choice)
     pv_window_set_export_scale (chooser->self,
-                                g_strcmp0 (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (native), "scale"), "2") == 0
+                                g_strcmp0 (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (native), "double"), "true") == 0
                                   ? 2 : 1);
   chooser->func (chooser->self, file, chooser->data);
   g_object_unref (chooser->self);
@@ -252,17 +252,16 @@ export_chosen (PvWindow *self, GFile *file, gpointer data)
     pv_window_show_error (self, error->message);
 }
 
-/* The save dialog's own option (as GNOME's apps offer a format or size
- * there): the picture at 1× or 2×, the last choice preselected. */
+/* The save dialog's own option (as GNOME's apps offer one there): a check
+ * box for the picture at 2×, the last choice preselected. A check box, not
+ * a 1×/2× list: GTK 4.8's file chooser ignores set_choice on a list. */
 static void
 add_scale_choice (PvWindow *self, Chooser *chooser)
 {
-  static const char *const ids[] = { "1", "2", NULL };
-  static const char *const labels[] = { "Normal Size (1×)", "Double Size (2×)", NULL };
   GtkFileChooser *file_chooser = GTK_FILE_CHOOSER (chooser->native);
 
-  gtk_file_chooser_add_choice (file_chooser, "scale", "Scale", (const char **) ids, (const char **) labels);
-  gtk_file_chooser_set_choice (file_chooser, "scale", pv_window_get_export_scale (self) == 2 ? "2" : "1");
+  gtk_file_chooser_add_choice (file_chooser, "double", "Double Size (2×)", NULL, NULL);
+  gtk_file_chooser_set_choice (file_chooser, "double", pv_window_get_export_scale (self) == 2 ? "true" : "false");
   chooser->scale_choice = TRUE;
 }
 

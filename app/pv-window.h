@@ -82,7 +82,7 @@ gboolean           pv_window_export               (PvWindow       *self,
                                                    PvExportKind    kind,
                                                    GFile          *file,
                                                    GError        **error);
-/* 1× or 2× for picture exports, as the save dialog's Scale choice sets it
+/* 1× or 2× for picture exports, as the save dialog's "Double Size (2×)" box sets it
  * (kept for the next export); the screen's scale factor until chosen. */
 void               pv_window_set_export_scale     (PvWindow       *self,
                                                    int             scale);

@@ -961,9 +961,18 @@ export_picture (PvWindow *self, GFile *file, PvTimelineExportFormat format, GErr
   gboolean modified = name && pv_partition_editor_get_modified (self->editor);
   GFile *partition = pv_document_get_partition_file (self->document);
   g_autofree char *basename = partition ? g_file_get_basename (partition) : NULL;
-  g_autofree char *config = NULL;
-  PvTimelineExportInfo info = { name, NULL };
+  g_autofree char *config = NULL, *shown = NULL;
+  PvTimelineExportInfo info = { name, NULL, NULL };
+  GString *crumbs = g_string_new (NULL);
 
+  /* A body shown: its breadcrumb below the model ("/Loop body › If_1 then_branch"). */
+  for (guint d = 1; d <= pv_subgraph_nav_get_depth (self->nav); d++)
+    {
+      g_autofree char *crumb = pv_subgraph_nav_dup_crumb (self->nav, d);
+      g_string_append_printf (crumbs, "%s%s", d > 1 ? " › " : "", crumb);
+    }
+  shown = g_string_free (crumbs, crumbs->len == 0);
+  info.graph = shown;
   if (basename)
     config = modified ? g_strdup_printf ("%s (edited)", basename) : g_steal_pointer (&basename);
   else if (modified)

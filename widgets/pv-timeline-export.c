@@ -50,7 +50,8 @@ pv_timeline_export_title (PvTimelineRenderer *renderer, const PvTimelineExportIn
 {
   g_autofree char *peak = peak_text (renderer->model);
 
-  return g_strdup_printf ("%s · %s · %s planner · %s", info->model ? info->model : "model",
+  return g_strdup_printf ("%s%s%s · %s · %s planner · %s", info->model ? info->model : "model",
+                          info->graph ? " › " : "", info->graph ? info->graph : "",
                           info->config ? info->config : DEFAULT_CONFIG,
                           planner_name (renderer->options.memory_view), peak);
 }
@@ -176,7 +177,8 @@ pv_timeline_export (PvTimelineRenderer *renderer, PvTimelineExportFormat format,
     {
       const char *pairs[] = { "Title", title, "Model", info->model ? info->model : "",
                               "Config", info->config ? info->config : DEFAULT_CONFIG,
-                              "Planner", planner_name (renderer->options.memory_view), "Software", "planviz", NULL };
+                              "Planner", planner_name (renderer->options.memory_view), "Software", "planviz",
+                              info->graph ? "Graph" : NULL, info->graph, NULL };
       if (!pv_png_insert_text (bytes, pairs, error))
         return NULL;
     }

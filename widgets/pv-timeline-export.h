@@ -17,6 +17,7 @@ typedef enum {
 typedef struct {
   const char *model;            /* the model's file name */
   const char *config;           /* the partition config's file name; NULL: ORT's default partition */
+  const char *graph;            /* the subgraph body drawn ("/Loop body"); NULL: the main graph */
 } PvTimelineExportInfo;
 
 /* Height of the title line in (unscaled) pixels, above the timeline. */
@@ -30,7 +31,7 @@ char *pv_timeline_export_title (PvTimelineRenderer *renderer, const PvTimelineEx
 /* Draws @renderer's viewport under the title line onto a @format surface
  * @scale (1 or 2) times the size: a PNG of (width × (title + height)) ×
  * @scale pixels, an SVG or PDF page that many points. The PNG carries
- * tEXt chunks (Title, Model, Config, Planner, Software), the SVG a <title>
+ * tEXt chunks (Title, Model, Graph for a body, Config, Planner, Software), the SVG a <title>
  * and the PDF its Title metadata. Returns the file's bytes, or NULL with
  * @error set. */
 GBytes *pv_timeline_export (PvTimelineRenderer *renderer, PvTimelineExportFormat format, int scale,

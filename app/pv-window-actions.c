@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pv-app-state.h"
+#include "pv-save-file.h"
 
 /* ---- file choosers ---- */
 
@@ -228,6 +229,84 @@ save_partition_as_action (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 /* ---- export ---- */
+
+static gboolean
+write_text (GFile *file, const char *text, GError **error)
+{
+  return pv_save_gfile (file, text, strlen (text), error);
+}
+
+/* The picture's title names the model and the config as the header does. */
+static gboolean
+export_picture (PvWindow *self, GFile *file, PvTimelineExportFormat format, GError **error)
+{
+  const char *name = pv_document_get_title (self->document);
+  gboolean modified = name && pv_partition_editor_get_modified (self->editor);
+  GFile *partition = pv_document_get_partition_file (self->document);
+  g_autofree char *basename = partition ? g_file_get_basename (partition) : NULL;
+  g_autofree char *config = NULL, *shown = NULL;
+  PvTimelineExportInfo info = { name, NULL, NULL };
+  GString *crumbs = g_string_new (NULL);
+
+  /* A body shown: its breadcrumb below the model ("/Loop body › If_1 then_branch"). */
+  for (guint d = 1; d <= pv_subgraph_nav_get_depth (self->nav); d++)
+    {
+      g_autofree char *crumb = pv_subgraph_nav_dup_crumb (self->nav, d);
+      g_string_append_printf (crumbs, "%s%s", d > 1 ? " › " : "", crumb);
+    }
+  shown = g_string_free (crumbs, crumbs->len == 0);
+  info.graph = shown;
+  if (basename)
+    config = modified ? g_strdup_printf ("%s (edited)", basename) : g_steal_pointer (&basename);
+  else if (modified)
+    config = g_strdup ("partition config not saved");
+  info.config = config;
+  return pv_timeline_view_export (self->timeline, file, format, pv_window_get_export_scale (self), &info, error);
+}
+
+void
+pv_window_set_export_scale (PvWindow *self, int scale)
+{
+  g_return_if_fail (PV_IS_WINDOW (self));
+  g_return_if_fail (scale == 1 || scale == 2);
+  self->export_scale = scale;
+}
+
+int
+pv_window_get_export_scale (PvWindow *self)
+{
+  g_return_val_if_fail (PV_IS_WINDOW (self), 1);
+  /* Until chosen: the screen's, so a HiDPI export is as sharp as the view. */
+  if (self->export_scale == 0)
+    return CLAMP (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1, 2);
+  return self->export_scale;
+}
+
+gboolean
+pv_window_export (PvWindow *self, PvExportKind kind, GFile *file, GError **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (PV_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  switch (kind)
+    {
+    case PV_EXPORT_PNG: return export_picture (self, file, PV_TIMELINE_EXPORT_PNG, error);
+    case PV_EXPORT_SVG: return export_picture (self, file, PV_TIMELINE_EXPORT_SVG, error);
+    case PV_EXPORT_PDF: return export_picture (self, file, PV_TIMELINE_EXPORT_PDF, error);
+    case PV_EXPORT_PLAN_JSON:
+    case PV_EXPORT_TRACE_JSON: text = _pv_window_export_shown (self, kind); break;
+    default: g_return_val_if_reached (FALSE);
+    }
+  if (text == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "There is no plan to export");
+      return FALSE;
+    }
+  return write_text (file, text, error);
+}
+
 
 static const struct {
   const char *id;

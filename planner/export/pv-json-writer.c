@@ -2,7 +2,6 @@
 #include "pv-json-writer.h"
 
 #include <float.h>
-#include <limits.h>
 #include <math.h>
 
 void
@@ -135,30 +134,26 @@ pv_json_string (PvJsonWriter *w, const char *key, const char *value)
   append_string (w->out, value);
 }
 
-/* cJSON's form: an integer when the value equals its int (saturated at
- * INT_MIN/INT_MAX), else 15 significant digits when they read back within
- * DBL_EPSILON, else 17. */
+/* cJSON 1.7's form: 15 significant digits when they read back within
+ * DBL_EPSILON, else 17; null for NaN and the infinities. */
 void
 pv_json_number (PvJsonWriter *w, const char *key, double d)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  int as_int = d >= INT_MAX ? INT_MAX : d <= (double) INT_MIN ? INT_MIN : (int) d;
+  double back, most;
 
   begin_item (w, key);
   if (isnan (d) || isinf (d))
-    g_string_append (w->out, "null");
-  else if (d == (double) as_int)
-    g_string_append_printf (w->out, "%d", as_int);
-  else
     {
-      double back, most;
-      g_ascii_formatd (buf, sizeof buf, "%1.15g", d);
-      back = g_ascii_strtod (buf, NULL);
-      most = fabs (back) > fabs (d) ? fabs (back) : fabs (d);
-      if (!(fabs (back - d) <= most * DBL_EPSILON))
-        g_ascii_formatd (buf, sizeof buf, "%1.17g", d);
-      g_string_append (w->out, buf);
+      g_string_append (w->out, "null");
+      return;
     }
+  g_ascii_formatd (buf, sizeof buf, "%1.15g", d);
+  back = g_ascii_strtod (buf, NULL);
+  most = fabs (back) > fabs (d) ? fabs (back) : fabs (d);
+  if (!(fabs (back - d) <= most * DBL_EPSILON))
+    g_ascii_formatd (buf, sizeof buf, "%1.17g", d);
+  g_string_append (w->out, buf);
 }
 
 void

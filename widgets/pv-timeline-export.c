@@ -45,26 +45,62 @@ peak_text (const PvTimelineModel *m)
   return g_string_free (out, FALSE);
 }
 
-char *
-pv_timeline_export_title (PvTimelineRenderer *renderer, const PvTimelineExportInfo *info)
+/* The title's two parts: what was planned ("cnn.onnx · ORT default
+ * partition") and how ("· ort planner · peak live 1.2 MiB"), which a narrow
+ * picture must keep whole. */
+static void
+title_parts (PvTimelineRenderer *renderer, const PvTimelineExportInfo *info, char **head, char **tail)
 {
   g_autofree char *peak = peak_text (renderer->model);
 
-  return g_strdup_printf ("%s%s%s · %s · %s planner · %s", info->model ? info->model : "model",
-                          info->graph ? " › " : "", info->graph ? info->graph : "",
-                          info->config ? info->config : DEFAULT_CONFIG,
-                          planner_name (renderer->options.memory_view), peak);
+  *head = g_strdup_printf ("%s%s%s · %s", info->model ? info->model : "model", info->graph ? " › " : "",
+                           info->graph ? info->graph : "", info->config ? info->config : DEFAULT_CONFIG);
+  *tail = g_strdup_printf (" · %s planner · %s", planner_name (renderer->options.memory_view), peak);
 }
 
-/* The title band across the top, over the view's background. */
+char *
+pv_timeline_export_title (PvTimelineRenderer *renderer, const PvTimelineExportInfo *info)
+{
+  g_autofree char *head = NULL, *tail = NULL;
+
+  title_parts (renderer, info, &head, &tail);
+  return g_strconcat (head, tail, NULL);
+}
+
+static PangoLayout *
+title_layout (cairo_t *cr, const PangoFontDescription *font, const char *text, double width)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+
+  pango_layout_set_font_description (layout, font);
+  pango_layout_set_text (layout, text, -1);
+  if (width >= 0)
+    {
+      pango_layout_set_width (layout, (int) (MAX (width, 1) * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+    }
+  return layout;
+}
+
+/* The title band across the top, over the view's background: the head
+ * ellipsized when the tail would not fit after it. */
 static void
-draw_title (PvTimelineRenderer *renderer, cairo_t *cr, const char *title)
+draw_title (PvTimelineRenderer *renderer, cairo_t *cr, const PvTimelineExportInfo *info)
 {
   const double width = renderer->vp.width, height = PV_TIMELINE_EXPORT_TITLE_HEIGHT;
-  PangoLayout *layout = pango_cairo_create_layout (cr);
   PangoFontDescription *font = pango_font_description_from_string (renderer->font_family ? renderer->font_family
                                                                                            : DEFAULT_FONT);
-  int text_w, text_h;
+  g_autofree char *head = NULL, *tail = NULL;
+  PangoLayout *tail_layout, *head_layout;
+  int tail_w, head_w, text_h;
+
+  title_parts (renderer, info, &head, &tail);
+  pango_font_description_set_size (font, 10 * PANGO_SCALE);
+  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  tail_layout = title_layout (cr, font, tail, -1);
+  pango_layout_get_pixel_size (tail_layout, &tail_w, &text_h);
+  head_layout = title_layout (cr, font, head, width - 2 * TITLE_PAD - tail_w);
+  pango_layout_get_pixel_size (head_layout, &head_w, NULL);
 
   cairo_save (cr);
   set_rgb (cr, &c_view_bg);
@@ -73,19 +109,15 @@ draw_title (PvTimelineRenderer *renderer, cairo_t *cr, const char *title)
   set_rgb (cr, &c_separator);
   cairo_rectangle (cr, 0, height - 1, width, 1);
   cairo_fill (cr);
-  pango_font_description_set_size (font, 10 * PANGO_SCALE);
-  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-  pango_layout_set_font_description (layout, font);
-  pango_layout_set_text (layout, title, -1);
-  pango_layout_set_width (layout, (int) ((width - 2 * TITLE_PAD) * PANGO_SCALE));
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
-  pango_layout_get_pixel_size (layout, &text_w, &text_h);
   set_rgb (cr, &c_text);
   cairo_move_to (cr, TITLE_PAD, floor ((height - text_h) / 2));
-  pango_cairo_show_layout (cr, layout);
+  pango_cairo_show_layout (cr, head_layout);
+  cairo_move_to (cr, TITLE_PAD + head_w, floor ((height - text_h) / 2));
+  pango_cairo_show_layout (cr, tail_layout);
   cairo_restore (cr);
   pango_font_description_free (font);
-  g_object_unref (layout);
+  g_object_unref (head_layout);
+  g_object_unref (tail_layout);
 }
 
 static cairo_status_t
@@ -158,7 +190,7 @@ pv_timeline_export (PvTimelineRenderer *renderer, PvTimelineExportFormat format,
   cairo_translate (cr, 0, PV_TIMELINE_EXPORT_TITLE_HEIGHT);
   pv_timeline_renderer_draw (renderer, cr);
   cairo_restore (cr);
-  draw_title (renderer, cr, title);
+  draw_title (renderer, cr, info);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS && format == PV_TIMELINE_EXPORT_PNG)

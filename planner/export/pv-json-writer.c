@@ -148,6 +148,20 @@ pv_json_number (PvJsonWriter *w, const char *key, double d)
       g_string_append (w->out, "null");
       return;
     }
+  /* Integers of up to 15 digits: what %1.15g prints, without printf and
+   * the read-back (most numbers of a plan are such indices and bytes). */
+  if (fabs (d) < 1e15 && d == floor (d) && !(d == 0 && signbit (d)))
+    {
+      char digits[24], *p = digits + sizeof digits;
+      guint64 v = (guint64) fabs (d);
+      do
+        *--p = (char) ('0' + v % 10);
+      while ((v /= 10) != 0);
+      if (d < 0)
+        *--p = '-';
+      g_string_append_len (w->out, p, digits + sizeof digits - p);
+      return;
+    }
   g_ascii_formatd (buf, sizeof buf, "%1.15g", d);
   back = g_ascii_strtod (buf, NULL);
   most = fabs (back) > fabs (d) ? fabs (back) : fabs (d);

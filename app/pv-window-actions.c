@@ -389,6 +389,26 @@ zoom_fit_action (GtkWidget *widget, const char *name, GVariant *param)
   pv_timeline_view_zoom_fit (PV_WINDOW (widget)->timeline);
 }
 
+/* Undo and redo of the config, for the timeline and the side pane's lists:
+ * the editor's own text view keeps its Ctrl+Z, and a move from a context
+ * menu is one step of the same history. */
+static void
+undo_edit_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (pv_partition_editor_get_buffer (PV_WINDOW (widget)->editor));
+
+  if (strcmp (name, "win.undo-edit") == 0 ? gtk_text_buffer_get_can_undo (buffer)
+                                          : gtk_text_buffer_get_can_redo (buffer))
+    {
+      if (strcmp (name, "win.undo-edit") == 0)
+        gtk_text_buffer_undo (buffer);
+      else
+        gtk_text_buffer_redo (buffer);
+    }
+  else
+    gtk_widget_error_bell (widget);
+}
+
 static void
 dismiss_error_action (GtkWidget *widget, const char *name, GVariant *param)
 {
@@ -415,6 +435,8 @@ _pv_window_actions_update (PvWindow *self)
   gtk_widget_action_set_enabled (widget, "win.find", loaded);
   gtk_widget_action_set_enabled (widget, "win.find-next", loaded);
   gtk_widget_action_set_enabled (widget, "win.find-previous", loaded);
+  gtk_widget_action_set_enabled (widget, "win.undo-edit", loaded);
+  gtk_widget_action_set_enabled (widget, "win.redo-edit", loaded);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), has_plan);
   gtk_widget_set_sensitive (GTK_WIDGET (self->bounds_button), loaded);
   gtk_widget_set_sensitive (GTK_WIDGET (self->planner_dropdown), loaded);
@@ -436,4 +458,6 @@ _pv_window_class_actions_init (PvWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_out_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_fit_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-error", NULL, dismiss_error_action);
+  gtk_widget_class_install_action (widget_class, "win.undo-edit", NULL, undo_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.redo-edit", NULL, undo_edit_action);
 }

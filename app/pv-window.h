@@ -71,6 +71,10 @@ void               pv_window_show_error           (PvWindow       *self,
                                                    const char     *message);
 /* The error bar's message, NULL when hidden. */
 const char        *pv_window_get_error            (PvWindow       *self);
+/* The banner's text on where the config's GPU nodes run (the CPU registry
+ * runs them on the CPU; the CUDA one on the GPU, without ORT's Memcpy
+ * nodes), or NULL when the config puts no node on the GPU. */
+const char        *pv_window_get_device_note      (PvWindow       *self);
 
 /* Writes the partition config to @file (atomically) and marks it saved. */
 gboolean           pv_window_save_partition       (PvWindow       *self,

@@ -82,7 +82,8 @@ title_layout (cairo_t *cr, const PangoFontDescription *font, const char *text, d
   return layout;
 }
 
-/* The title band across the top, over the view's background: the head
+/* The title band across the top in the renderer's palette (light for
+ * exports), over its background: the head
  * ellipsized when the tail would not fit after it. */
 static void
 draw_title (PvTimelineRenderer *renderer, cairo_t *cr, const PvTimelineExportInfo *info)
@@ -103,13 +104,13 @@ draw_title (PvTimelineRenderer *renderer, cairo_t *cr, const PvTimelineExportInf
   pango_layout_get_pixel_size (head_layout, &head_w, NULL);
 
   cairo_save (cr);
-  set_rgb (cr, &c_view_bg);
+  set_rgb (cr, &pal (renderer)->view_bg);
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_fill (cr);
-  set_rgb (cr, &c_separator);
+  set_rgb (cr, &pal (renderer)->separator);
   cairo_rectangle (cr, 0, height - 1, width, 1);
   cairo_fill (cr);
-  set_rgb (cr, &c_text);
+  set_rgb (cr, &pal (renderer)->text);
   cairo_move_to (cr, TITLE_PAD, floor ((height - text_h) / 2));
   pango_cairo_show_layout (cr, head_layout);
   cairo_move_to (cr, TITLE_PAD + head_w, floor ((height - text_h) / 2));

@@ -77,6 +77,7 @@ typedef struct {
   const int *found_nodes;
   int n_found_nodes;
   gboolean show_legend;
+  gboolean dark;                /* colours for a dark style (exports stay light) */
   const char *font_family;      /* NULL: "Cantarell, Noto Sans, DejaVu Sans, Sans" */
 } PvTimelineOptions;
 

@@ -11,7 +11,9 @@
  * Esc clears before the selection.
  * Ctrl/Shift+click gather several kernels; right-click (Menu, Shift+F10)
  * opens a menu that moves them to another stream or a new one: the view
- * emits ::move-nodes-requested(GStrv names, int stream, -1 new) and the
+ * emits ::move-nodes-requested(GStrv names, int stream, -1 new), or for
+ * its "Run on GPU / CPU" items ::run-on-device-requested(GStrv names, int
+ * device, int stream), and the
  * window edits the partition config. */
 #pragma once
 
@@ -70,6 +72,13 @@ void              pv_timeline_view_set_selected_nodes (PvTimelineView       *sel
  * nothing when no kernel is selected. */
 void              pv_timeline_view_request_move      (PvTimelineView        *self,
                                                       int                    stream);
+/* Emits ::run-on-device-requested for the selected kernels, @device and
+ * @stream (an existing stream of that device, -1: a new one on it), as the
+ * menu's "Run on" items ("timeline.run-on-device", (ii): device, stream)
+ * do; nothing without a selected kernel. */
+void              pv_timeline_view_request_run_on_device (PvTimelineView    *self,
+                                                          int                device,
+                                                          int                stream);
 
 /* The instant marked across the lanes (< 0: none) and the values whose
  * bars are highlighted then (ids, copied). Emits nothing. */

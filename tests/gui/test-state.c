@@ -3,6 +3,7 @@
  * and Open Partition Config… */
 #include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -483,7 +484,7 @@ test_window_state (Fixture *fx, gconstpointer data)
   GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (fx->editor), GTK_TYPE_PANED);
   g_autoptr (GKeyFile) keys = NULL;
   g_autofree char *page = NULL;
-  int saved_side, width = 0, height = 0;
+  int saved_side, paned_width, width = 0, height = 0;
   PvWindow *window;
 
   /* Change everything the state keeps. The size as a window manager
@@ -496,6 +497,7 @@ test_window_state (Fixture *fx, gconstpointer data)
   gtk_paned_set_position (GTK_PANED (paned), gtk_widget_get_width (paned) - 600);
   spin (200);
   saved_side = side_pane_width (fx);
+  paned_width = gtk_widget_get_width (paned);
   g_assert_cmpint (saved_side, ==, 600);
   pv_document_set_planner (fx->document, PV_PLANNER_SLOTS);
   pv_document_set_registry (fx->document, PV_REGISTRY_CUDA);
@@ -509,7 +511,8 @@ test_window_state (Fixture *fx, gconstpointer data)
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "width", NULL), ==, 1300);
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "height", NULL), ==, 820);
   g_assert_false (g_key_file_get_boolean (keys, "window", "maximized", NULL));
-  g_assert_cmpint (g_key_file_get_integer (keys, "window", "side-pane-width", NULL), ==, saved_side);
+  g_assert_cmpfloat_with_epsilon (g_key_file_get_double (keys, "window", "side-pane-share", NULL),
+                                  (double) saved_side / paned_width, 1e-9);
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "planner", NULL), ==, PV_PLANNER_SLOTS);
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "registry", NULL), ==, PV_REGISTRY_CUDA);
   page = g_key_file_get_value (keys, "window", "side-page", NULL);
@@ -542,6 +545,40 @@ test_window_state (Fixture *fx, gconstpointer data)
   /* Exactly: no pixel lost per session. */
   g_assert_cmpint (side_pane_width (fx), ==, saved_side);
   g_assert_cmpint (pv_document_get_planner (fx->document), ==, PV_PLANNER_SLOTS);
+
+  /* A narrower window: the side pane keeps its share, not its pixels. */
+  paned = gtk_widget_get_ancestor (GTK_WIDGET (fx->editor), GTK_TYPE_PANED);
+  XResizeWindow (gdk_x11_display_get_xdisplay (gtk_widget_get_display (GTK_WIDGET (fx->window))),
+                 gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (fx->window))), 1000, 820);
+  target_width = 1000;
+  g_assert_true (wait_until (fx, window_width_reached));
+  spin (200);
+  g_test_message ("side pane: %d of %d px, then %d of %d px", saved_side, paned_width, side_pane_width (fx),
+                  gtk_widget_get_width (paned));
+  g_assert_cmpfloat (fabs ((double) side_pane_width (fx) / gtk_widget_get_width (paned) - (double) saved_side / paned_width),
+                     <, 0.01);
+}
+
+static void write_state (const char *contents, gssize len);
+
+/* A share too large for a window is clamped: the timeline keeps a quarter. */
+static void
+test_window_state_clamped (Fixture *fx, gconstpointer data)
+{
+  GtkWidget *paned;
+
+  gtk_window_destroy (GTK_WINDOW (fx->window));
+  write_state ("[window]\nwidth=1200\nheight=800\nside-pane-share=0.97\n", -1);
+  adopt_window (fx, pv_window_new (app));
+  gtk_window_present (GTK_WINDOW (fx->window));
+  target_width = 1200;
+  g_assert_true (wait_until (fx, window_width_reached));
+  open_model (fx, "wide_branches.onnx", NULL);
+  spin (200);
+  paned = gtk_widget_get_ancestor (GTK_WIDGET (fx->editor), GTK_TYPE_PANED);
+  g_test_message ("side pane: %d of %d px", side_pane_width (fx), gtk_widget_get_width (paned));
+  g_assert_cmpint (side_pane_width (fx), <=, gtk_widget_get_width (paned) * 3 / 4 + 1);
+  g_assert_cmpint (side_pane_width (fx), >=, 200);
 }
 
 static void
@@ -554,7 +591,7 @@ test_window_state_hidden_pane (Fixture *fx, gconstpointer data)
   close_window (fx);
   keys = read_state ();
   g_assert_false (g_key_file_get_boolean (keys, "window", "show-side-pane", NULL));
-  g_assert_false (g_key_file_has_key (keys, "window", "side-pane-width", NULL));
+  g_assert_false (g_key_file_has_key (keys, "window", "side-pane-share", NULL));
   adopt_window (fx, pv_window_new (app));
   g_assert_false (get_flag (fx, "show-side-pane"));
   gtk_window_present (GTK_WINDOW (fx->window));
@@ -607,7 +644,7 @@ test_state_corrupt (Fixture *fx, gconstpointer data)
 
   /* Values out of range or of the wrong type: each ignored. */
   write_state ("[window]\nwidth=-5\nheight=99999999\nplanner=7\nregistry=-1\nside-page=nope\n"
-               "side-pane-width=3\ncolour-by-kind=maybe\nshow-reuse-links=12\nmaximized=perhaps\n"
+               "side-pane-share=nan\ncolour-by-kind=maybe\nshow-reuse-links=12\nmaximized=perhaps\n"
                "[partition-configs]\nx=not a uri\n", -1);
   adopt_window (fx, pv_window_new (app));
   assert_defaults (fx);
@@ -914,6 +951,7 @@ main (int argc, char **argv)
   ADD ("/state/recent/guard", test_recent_guard, NULL);
   ADD ("/state/window/restore", test_window_state, NULL);
   ADD ("/state/window/hidden-pane", test_window_state_hidden_pane, NULL);
+  ADD ("/state/window/clamped", test_window_state_clamped, "");
   ADD ("/state/window/corrupt", test_state_corrupt, "");
   ADD ("/state/config/remembered", test_config_remembered, NULL);
   ADD ("/state/config/open", test_open_partition, NULL);

@@ -79,7 +79,7 @@ pv_cli_render (int argc, char **argv)
     { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Width in pixels (default 1400)", "W" },
     { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: everything), below the title line",
       "H" },
-    { "scale", 's', 0, G_OPTION_ARG_INT, &scale, "Write the picture at 1× (default) or 2× its size in pixels", "1|2" },
+    { "scale", 's', 0, G_OPTION_ARG_INT, &scale, "Scale 1 (default) or 2: twice the pixels (PNG) or the page (SVG, PDF)", "1|2" },
     { "colour", 'c', 0, G_OPTION_ARG_STRING, &colour, "Colour values by op (default) or kind (ORT's AllocKind)",
       "op|kind" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Show only schedule times T0 to T1", "T0:T1" },
@@ -88,7 +88,7 @@ pv_cli_render (int argc, char **argv)
     { NULL },
   };
   g_autoptr (GOptionContext) context =
-    g_option_context_new ("MODEL.onnx -o OUT.png|OUT.svg|OUT.pdf — draw the timeline: streams, live bytes, memory");
+    g_option_context_new ("MODEL.onnx -o OUT.png|OUT.svg|OUT.pdf — draw the timeline (streams, live bytes, memory) under a title line");
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvKernelTable) kernels = NULL;
   g_autoptr (PvSession) session = NULL;

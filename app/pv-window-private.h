@@ -39,6 +39,7 @@ struct _PvWindow
    * model is loaded again without it, and then the error is shown. */
   GFile *fallback_file;
   char *fallback_error;
+  int export_scale;          /* picture exports: 1 or 2; 0 until chosen */
   /* The model the newest load reads: one that fails leaves Recent. */
   GFile *loading_file;
 

@@ -979,37 +979,6 @@ pv_window_save_partition (PvWindow *self, GFile *file, GError **error)
   return TRUE;
 }
 
-static gboolean
-write_text (GFile *file, const char *text, GError **error)
-{
-  return pv_save_gfile (file, text, strlen (text), error);
-}
-
-gboolean
-pv_window_export (PvWindow *self, PvExportKind kind, GFile *file, GError **error)
-{
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (PV_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  switch (kind)
-    {
-    case PV_EXPORT_PNG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PNG, error);
-    case PV_EXPORT_SVG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_SVG, error);
-    case PV_EXPORT_PDF: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PDF, error);
-    case PV_EXPORT_PLAN_JSON:
-    case PV_EXPORT_TRACE_JSON: text = _pv_window_export_shown (self, kind); break;
-    default: g_return_val_if_reached (FALSE);
-    }
-  if (text == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "There is no plan to export");
-      return FALSE;
-    }
-  return write_text (file, text, error);
-}
-
 gboolean
 pv_window_save_screenshot (PvWindow *self, GFile *file, GError **error)
 {

@@ -2,8 +2,6 @@
 #include "pv-save-file.h"
 #include "pv-timeline-view.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <math.h>
 #include <string.h>
 
@@ -1465,27 +1463,19 @@ pv_timeline_view_get_frames_drawn (PvTimelineView *self)
   return self->frames_drawn;
 }
 
-static cairo_status_t
-append_bytes (void *closure, const unsigned char *data, unsigned int length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
 gboolean
-pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportFormat format, GError **error)
+pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportFormat format, int scale,
+                         const PvTimelineExportInfo *info, GError **error)
 {
   g_autoptr (PvTimelineRenderer) renderer = NULL;
-  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GBytes) bytes = NULL;
   const PvTimelineViewport *vp;
   PvTimelineOptions options;
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-  int width, height, scale;
+  int width, height;
 
   g_return_val_if_fail (PV_IS_TIMELINE_VIEW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (scale == 1 || scale == 2, FALSE);
 
   if (self->model == NULL)
     {
@@ -1508,39 +1498,6 @@ pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportForm
   pv_timeline_renderer_set_size (renderer, width, height);
   pv_timeline_renderer_set_time_range (renderer, vp->t0, vp->t1);
 
-  switch (format)
-    {
-    case PV_TIMELINE_EXPORT_PNG:
-      scale = MAX (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1);
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
-      cairo_surface_set_device_scale (surface, scale, scale);
-      break;
-    case PV_TIMELINE_EXPORT_SVG:
-      surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, width, height);
-      break;
-    case PV_TIMELINE_EXPORT_PDF:
-      surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, width, height);
-      break;
-    default:
-      g_return_val_if_reached (FALSE);
-    }
-
-  cr = cairo_create (surface);
-  pv_timeline_renderer_draw (renderer, cr);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  if (status == CAIRO_STATUS_SUCCESS && format == PV_TIMELINE_EXPORT_PNG)
-    status = cairo_surface_write_to_png_stream (surface, append_bytes, bytes);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot draw the timeline: %s",
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return pv_save_gfile (file, bytes->data, bytes->len, error);
+  bytes = pv_timeline_export (renderer, format, scale, info, error);
+  return bytes && pv_save_gfile (file, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), error);
 }

@@ -19,6 +19,7 @@
 
 #include <gtk/gtk.h>
 
+#include "pv-timeline-export.h"
 #include "pv-timeline-renderer.h"
 
 G_BEGIN_DECLS
@@ -27,11 +28,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PvTimelineView, pv_timeline_view, PV, TIMELINE_VIEW, GtkWidget)
 
-typedef enum {
-  PV_TIMELINE_EXPORT_PNG,
-  PV_TIMELINE_EXPORT_SVG,
-  PV_TIMELINE_EXPORT_PDF,
-} PvTimelineExportFormat;
 
 GtkWidget        *pv_timeline_view_new               (void);
 
@@ -130,10 +126,14 @@ gboolean          pv_timeline_view_focus_selection   (PvTimelineView        *sel
 guint             pv_timeline_view_get_frames_drawn  (PvTimelineView        *self);
 
 /* The visible time range at the view's width and every row's height, as a
- * picture. Written atomically (a temporary file, then a rename). */
+ * picture under a title line naming @info's model and config, the planner
+ * and the peak (pv_timeline_export()), at @scale 1 or 2. Written atomically
+ * (a temporary file, then a rename). */
 gboolean          pv_timeline_view_export            (PvTimelineView        *self,
                                                       GFile                 *file,
                                                       PvTimelineExportFormat format,
+                                                      int                    scale,
+                                                      const PvTimelineExportInfo *info,
                                                       GError               **error);
 
 G_END_DECLS

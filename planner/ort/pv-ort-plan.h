@@ -277,5 +277,7 @@ PvOrtPlan *pv_ort_plan_new_on_basis (const PvOrtPlanBasis *basis, const PvStream
 
 /* The plan as ORT's operator<<(pair<plan, session_state>) prints it. */
 char *pv_ort_plan_to_ort_text (const PvOrtPlan *plan);
+/* The same, appended to @out. */
+void pv_ort_plan_append_ort_text (const PvOrtPlan *plan, GString *out);
 
 G_END_DECLS

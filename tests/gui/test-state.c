@@ -884,6 +884,58 @@ test_open_partition_chooser (Fixture *fx, gconstpointer data)
   g_assert_null (pv_document_get_partition_file (fx->document));
 }
 
+/* Export > PNG: the save dialog offers "Double Size (2x)" (off at first),
+ * and ticking it writes the picture at twice the pixels and is kept for the
+ * next export. */
+static void
+test_export_scale_choice (Fixture *fx, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (fx->tmpdir, "chosen.png", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *contents = NULL;
+  GtkWindow *chooser;
+  gsize len = 0;
+
+  g_assert_cmpint (pv_window_get_export_scale (fx->window), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.export", "s", "png"));
+  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_window_get_title (chooser), ==, "Export the Timeline as PNG");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "double"), ==, "false");
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "double", "true");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "double"), ==, "true");
+  spin (200);
+  save_widget_screenshot (GTK_WIDGET (chooser), "state-export-scale-chooser.png");
+  {
+    g_autoptr (GFile) folder = g_file_new_for_path (fx->tmpdir);
+    g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL));
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "chosen.png");
+    spin (200);
+  }
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  for (int i = 0; i < 100 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
+    spin (50);
+  g_assert_null (pv_window_get_error (fx->window));
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_cmpuint (len, >, 24);
+  g_assert_true (memcmp (contents, "\x89PNG", 4) == 0);
+  g_assert_cmpint (pv_window_get_export_scale (fx->window), ==, 2);
+  /* The view's width (at least 800) doubled. */
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (contents + 16)), >=, 1600);
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (contents + 16)) % 2, ==, 0);
+
+  /* The next export's dialog starts from the last choice. */
+  spin (300);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.export", "s", "svg"));
+  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_window_get_title (chooser), ==, "Export the Timeline as SVG");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "double"), ==, "true");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  spin (200);
+  g_assert_cmpint (pv_window_get_export_scale (fx->window), ==, 2);
+}
+
 /* ---- main ---- */
 
 int
@@ -904,5 +956,6 @@ main (int argc, char **argv)
   ADD ("/state/config/remembered", test_config_remembered, NULL);
   ADD ("/state/config/open", test_open_partition, NULL);
   ADD ("/state/config/open-chooser", test_open_partition_chooser, NULL);
+  ADD ("/state/export/scale-choice", test_export_scale_choice, NULL);
   return gui_fixture_run ();
 }

@@ -142,6 +142,19 @@ test_open_body (Fixture *fx, gconstpointer data)
     cJSON_Delete (root);
     g_remove (path);
   }
+  /* The picture's title names the body under the model. */
+  {
+    g_autofree char *path = g_build_filename (fx->tmpdir, "body.svg", NULL);
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+    g_autoptr (GError) error = NULL;
+    g_autofree char *text = NULL, *title = g_strdup_printf ("<title>%s › /Loop body · ", MODEL);
+
+    g_assert_true (pv_window_export (fx->window, PV_EXPORT_SVG, file, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, title));
+    g_remove (path);
+  }
 }
 
 static void

@@ -202,6 +202,7 @@ plan_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
   basis_options.progress = report_session_stage;
   basis_options.progress_data = task;
   basis_options.ort_shapes = data->ort_shapes;
+  basis_options.ort_order_trials = _pv_document_order_trials (data->model->graph);
   unbound = pv_session_basis_new (data->model, data->kernels, &basis_options, cancellable, error);
   if (unbound == NULL)
     return FALSE;

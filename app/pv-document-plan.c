@@ -211,6 +211,7 @@ reinfer (PlanData *data)
   options.input_values = data->input_values;
   options.ort_shapes = data->base->ort_shapes;
   options.include_graph_inputs = data->base->liveness->include_graph_inputs;
+  options.ort_order_trials = _pv_document_order_trials (data->base->model->graph);
   fresh = pv_session_basis_new (data->base->model, data->base->kernels, &options, data->cancellable, &data->error);
   if (fresh == NULL || fresh->unbound_symbols[0] == NULL)
     return g_steal_pointer (&fresh);

@@ -129,6 +129,14 @@ PvBodyPlan      *_pv_document_body_path_new     (const char *node_name,
 /* The window simulates ORT's arena as ORT runs by default: its settings'
  * defaults, one intra-op thread per processor of this machine. */
 void             _pv_document_arena_settings    (PvOrtArenaSettings *settings);
+/* How many walk orders of ORT's multi-stream pass a re-plan of @graph
+ * replays to find the values ORT plans at random (the basis option's
+ * value): each costs about one more pass, so at most
+ * PV_DOCUMENT_ORDER_TRIAL_BUDGET nodes' worth (32 orders up to 2,500
+ * nodes, 4 at 20,000), and none when fewer than 4 fit. planviz-cli replays
+ * 32 at any size. */
+#define PV_DOCUMENT_ORDER_TRIAL_BUDGET 80000
+int              _pv_document_order_trials      (const PvGraph *graph);
 gboolean         _pv_document_read_partition_text (GFile        *file,
                                                    GCancellable *cancellable,
                                                    char        **text,

@@ -40,6 +40,14 @@ _pv_document_bounds_copy (GHashTable *bounds)
   return copy;
 }
 
+int
+_pv_document_order_trials (const PvGraph *graph)
+{
+  int n = MIN (PV_DOCUMENT_ORDER_TRIAL_BUDGET / MAX (graph->n_nodes, 1), PV_ORT_DEFAULT_ORDER_TRIALS);
+
+  return n >= 4 ? n : -1;
+}
+
 void
 _pv_document_arena_settings (PvOrtArenaSettings *settings)
 {

@@ -346,6 +346,8 @@ ort_plan_json (PvJsonWriter *w, const PvSession *s)
   pv_json_end_object (w);
   strv_json (w, "ort_stdout", plan->notes);
   pv_json_bool (w, "single_stream", plan->single_stream);
+  if (!plan->single_stream)
+    pv_json_number (w, "order_trials", plan->order_trials);
   ort_nodes_json (w, s);
 }
 

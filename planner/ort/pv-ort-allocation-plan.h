@@ -18,6 +18,7 @@ typedef struct {
   const guint8 *def_site;                   /* per OrtValue index: ProcessDef() saw it (p_def_site != nullptr) */
   const PvOrtShapeClass *classes;           /* pv_ort_shape_classes_new() of graph and shapes */
   int n_classes;
+  int order_trials;                         /* walk orders replayed for PvOrtValuePlan.order_dependent */
 } PvOrtPlanContext;
 
 /* ComputeReusePlan: kind, reused buffer, reuse rule, use count and free

@@ -57,7 +57,6 @@ typedef struct {
    * ties, and the waiting list's order, which ORT keys by NodeArg address
    * (heap order, not the same in every process). */
   GRand *order;
-  int *perm, perm_cap;
 } MultiStream;
 
 static void shuffle (GRand *order, int *ids, int n);
@@ -366,7 +365,9 @@ wait_list_insert (MultiStream *m, WaitList *list, int idx)
   int at = list->n;
 
   list->ids = grow_ids (m->arena, list->ids, list->n, &list->cap, list->n + 1);
-  while (at > 0 && list->ids[at - 1] < idx)
+  /* An order trial keeps arrival order (in a shuffled walk, sorting would
+   * move most of the list each time). */
+  while (!m->order && at > 0 && list->ids[at - 1] < idx)
     at--;
   memmove (&list->ids[at + 1], &list->ids[at], sizeof (int) * (list->n - at));
   list->ids[at] = idx;
@@ -389,6 +390,7 @@ try_reuse_output (MultiStream *m, int node_id)
       const PvOrtShapeClass *shape;
       WaitList *list;
       gboolean got = FALSE;
+      int start;
 
       if (out < 0 || m->reused[out] || values[out].kind != PV_ORT_ALLOC_ALLOCATE)
         continue;
@@ -398,20 +400,12 @@ try_reuse_output (MultiStream *m, int node_id)
       if (!shape->has_shape || shape->size_class < 0)
         continue;
       list = &m->waiting[shape->size_class * p->n_locations + p->location[out]];
-      if (m->order && list->n > 1)
-        {
-          if (m->perm_cap < list->n)
-            {
-              m->perm_cap = list->n * 2;
-              m->perm = g_renew (int, m->perm, m->perm_cap);
-            }
-          for (int k = 0; k < list->n; k++)
-            m->perm[k] = k;
-          shuffle (m->order, m->perm, list->n);
-        }
+      /* An order trial scans from a random place (a shuffle per output
+       * would cost the list's length each time). */
+      start = m->order && list->n > 1 ? g_rand_int_range (m->order, 0, list->n) : 0;
       for (int k = list->n - 1; k >= 0 && !got; k--)
         {
-          int i = m->order && list->n > 1 ? m->perm[k] : k;
+          int i = (k + start) % list->n;
           int down = list->ids[i], producer = p->producer[down];
           gboolean covered = TRUE;
           if (is_explicit_input (p, out, producer))
@@ -528,7 +522,8 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
   MultiStream m = { 0 };
   int n_lists = MAX (p->n_classes * p->n_locations, 1), n_values = MAX (p->n_values, 1);
   g_autofree PvOrtValuePlan *saved = g_memdup2 (plan->values, sizeof (PvOrtValuePlan) * (gsize) n_values);
-  g_autofree int *outcomes = g_new (int, (gsize) 2 * n_values * PV_ORT_ORDER_TRIALS);
+  int n_trials = p->ctx->order_trials;
+  g_autofree int *outcomes = g_new (int, (gsize) 2 * n_values * MAX (n_trials, 1));
 
   m.p = p;
   m.n_nodes = graph->n_nodes;
@@ -542,7 +537,7 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
    * value planned differently in one of them is one ORT 1.30 plans at
    * random, from one process to the next. */
   m.quiet = TRUE;
-  for (int t = 0; t < PV_ORT_ORDER_TRIALS; t++)
+  for (int t = 0; t < n_trials; t++)
     {
       g_autoptr (GRand) order = g_rand_new_with_seed (t + 1);
       int *out = &outcomes[(gsize) 2 * n_values * t];
@@ -559,10 +554,11 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
         }
     }
   m.quiet = FALSE;
+  plan->order_trials = n_trials;
   reset (&m, saved, n_lists);
   walk (&m, NULL);
   flatten_chains (plan, p->n_values);
-  for (int t = 0; t < PV_ORT_ORDER_TRIALS; t++)
+  for (int t = 0; t < n_trials; t++)
     for (int i = 0; i < p->n_values; i++)
       {
         const int *out = &outcomes[(gsize) 2 * n_values * t + 2 * i];
@@ -580,5 +576,4 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
   g_free (m.position);
   g_free (m.reach);
   g_free (m.reused);
-  g_free (m.perm);
 }

@@ -488,6 +488,7 @@ struct _PvOrtPlanBasis {
   const PvKernelBehaviour **kernels;  /* per node id */
   PvOrtShapeClass *classes;           /* per OrtValue index */
   int n_classes;
+  int order_trials;                   /* pv_ort_plan_basis_set_order_trials() */
 };
 
 PvOrtPlanBasis *
@@ -504,7 +505,15 @@ pv_ort_plan_basis_new (const PvGraph *graph, const PvOrtShapes *shapes, PvKernel
   for (int n = 0; n < graph->n_nodes; n++)
     basis->kernels[n] = lookup_kernel (&p, graph, &graph->nodes[n]);
   basis->classes = pv_ort_shape_classes_new (graph, shapes, &basis->n_classes);
+  basis->order_trials = PV_ORT_DEFAULT_ORDER_TRIALS;
   return basis;
+}
+
+void
+pv_ort_plan_basis_set_order_trials (PvOrtPlanBasis *basis, int n)
+{
+  g_return_if_fail (basis != NULL && n >= 0);
+  basis->order_trials = n;
 }
 
 void
@@ -563,6 +572,7 @@ run_planner (Planner *p, const PvOrtPlanBasis *basis, const PvStreamPartition *p
   ctx.def_site = def_site;
   ctx.classes = basis->classes;
   ctx.n_classes = basis->n_classes;
+  ctx.order_trials = basis->order_trials;
   if (!pv_ort_plan_memory (plan, &ctx, error))
     goto fail;
   return plan;

@@ -199,6 +199,9 @@ typedef struct {
 typedef struct {
   const PvGraph *graph;       /* not owned */
   gboolean single_stream;     /* IsSingleStream(): no device has two non-empty streams */
+  /* Several streams: the walk orders replayed to mark order_dependent
+   * values (0: not looked for; see pv_ort_plan_basis_set_order_trials()). */
+  int order_trials;
 
   int n_nodes;
   int *node_stream;           /* node id -> logic stream */
@@ -270,6 +273,13 @@ typedef struct _PvOrtPlanBasis PvOrtPlanBasis;
 PvOrtPlanBasis *pv_ort_plan_basis_new (const PvGraph *graph, const PvOrtShapes *shapes, PvKernelLookup lookup,
                                        gpointer lookup_data);
 void pv_ort_plan_basis_free (PvOrtPlanBasis *basis);
+/* Several streams on a device: how many other walk orders of ORT's
+ * multi-stream pass the plans on @basis replay to find the values ORT plans
+ * at random (PvOrtValuePlan.order_dependent); 0 finds none, and
+ * PvOrtPlan.order_trials says so. Each costs about one more pass.
+ * Default PV_ORT_DEFAULT_ORDER_TRIALS. */
+#define PV_ORT_DEFAULT_ORDER_TRIALS 32
+void pv_ort_plan_basis_set_order_trials (PvOrtPlanBasis *basis, int n);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvOrtPlanBasis, pv_ort_plan_basis_free)
 /* pv_ort_plan_new() of the basis's graph, shapes and lookup. */
 PvOrtPlan *pv_ort_plan_new_on_basis (const PvOrtPlanBasis *basis, const PvStreamPartition *partition,

@@ -312,6 +312,8 @@ pv_session_basis_new (const PvModel *model, const PvKernelTable *kernels, const 
                      maps_new (kernels, model->graph, shapes, ort_shapes, options && options->include_graph_inputs,
                                TRUE),
                      options ? options->bounds : NULL);
+  if (options && options->ort_order_trials != 0)
+    pv_ort_plan_basis_set_order_trials (basis->maps->ort, MAX (options->ort_order_trials, 0));
   basis->stage_ms = (g_get_monotonic_time () - t0) / 1000.0;
   return basis;
 }

@@ -56,6 +56,10 @@ typedef struct {
   PvOrtShapes *ort_shapes;       /* ORT's view of the model's shapes to share, NULL: infer */
   PvSessionProgress progress;    /* may be NULL */
   gpointer progress_data;
+  /* Walk orders of ORT's multi-stream pass replayed to find the values ORT
+   * plans at random (pv_ort_plan_basis_set_order_trials()): 0 the
+   * default, < 0 none. */
+  int ort_order_trials;
 } PvSessionBasisOptions;
 
 typedef struct _PvSessionBasis PvSessionBasis;

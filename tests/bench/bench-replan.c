@@ -210,6 +210,7 @@ main (int argc, char **argv)
   g_autoptr (PvSessionBasis) basis = NULL;
   g_autoptr (GHashTable) bounds = g_hash_table_new (g_str_hash, g_str_equal);
   PvSessionOptions options = { 0 };
+  PvSessionBasisOptions basis_options = { 0 };
   gint64 one = 1, t0;
   double one_stream_ms = 0, ms = 0;
 
@@ -232,7 +233,12 @@ main (int argc, char **argv)
   /* As the window does: the basis once (inference, maps, lifetimes), every
    * symbol sizes depend on bound to 1; each edit re-plans on it. */
   t0 = g_get_monotonic_time ();
-  probe = pv_session_basis_new (model, kernels, NULL, NULL, &error);
+  /* As the window: ORT's random walk orders replayed within a budget of
+   * 80,000 nodes' worth (pv-document-private.h), none below 4. */
+  basis_options.ort_order_trials = MIN (80000 / MAX (model->graph->n_nodes, 1), PV_ORT_DEFAULT_ORDER_TRIALS);
+  if (basis_options.ort_order_trials < 4)
+    basis_options.ort_order_trials = -1;
+  probe = pv_session_basis_new (model, kernels, &basis_options, NULL, &error);
   if (probe == NULL)
     {
       g_printerr ("%s\n", error->message);

@@ -1246,6 +1246,53 @@ test_multi_stream_ancestor (void)
   assert_kind (siblings->plan, "p", "Allocate");
 }
 
+/* a's buffer is free once n1 ran; c (stream 0) and d (stream 1) both
+ * come after, and either may take it: which one depends on the walk's
+ * order, which in ORT changes from process to process. */
+static PvOnnxBuilder *
+two_takers_model (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  node3 (g, "Exp", "n0", N ("x"), N ("a"));
+  node3 (g, "Exp", "n1", N ("a"), N ("y1"));
+  node3 (g, "Exp", "n2", N ("y1"), N ("c"));
+  node3 (g, "Neg", "n3", N ("y1"), N ("d"));
+  node3 (g, "Add", "n4", N ("c", "d"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  pv_onnx_graph_add_output (g, "y1", F, "4");
+  return b;
+}
+
+static void
+test_multi_stream_order_dependent (void)
+{
+  g_autoptr (Planned) t = plan_with (two_takers_model (), "0:n0,n1,n2,n4;0:n3", PV_REGISTRY_CPU);
+  g_autoptr (Planned) again = plan_with (two_takers_model (), "0:n0,n1,n2,n4;0:n3", PV_REGISTRY_CPU);
+  g_autoptr (Planned) one = plan_with (two_takers_model (), "0:n0,n1,n2,n3,n4", PV_REGISTRY_CPU);
+  int n_dependent = 0;
+
+  g_assert_cmpint (t->plan->order_trials, ==, PV_ORT_DEFAULT_ORDER_TRIALS);
+  /* One of c and d takes a's buffer; both are ORT's random choice. */
+  g_assert_true ((vp (t->plan, "c")->kind == PV_ORT_ALLOC_REUSE) != (vp (t->plan, "d")->kind == PV_ORT_ALLOC_REUSE));
+  g_assert_true (vp (t->plan, "c")->order_dependent);
+  g_assert_true (vp (t->plan, "d")->order_dependent);
+  g_assert_false (vp (t->plan, "a")->order_dependent);
+  /* The same plan every time (seeded trials; planviz's own order). */
+  for (int i = 0; i < t->plan->n_values; i++)
+    {
+      g_assert_cmpint (again->plan->values[i].kind, ==, t->plan->values[i].kind);
+      g_assert_cmpint (again->plan->values[i].reused_buffer, ==, t->plan->values[i].reused_buffer);
+      g_assert_cmpint (again->plan->values[i].order_dependent, ==, t->plan->values[i].order_dependent);
+    }
+  /* One stream: ORT's sequential planner, deterministic. */
+  for (int i = 0; i < one->plan->n_values; i++)
+    n_dependent += one->plan->values[i].order_dependent;
+  g_assert_cmpint (n_dependent, ==, 0);
+}
+
 static void
 test_multi_stream_variadic_alias (void)
 {
@@ -1567,6 +1614,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ort-plan/multi-stream/inplace-one-consumer", test_multi_stream_inplace_one_consumer);
   g_test_add_func ("/ort-plan/multi-stream/inplace-before-alias", test_multi_stream_inplace_before_alias);
   g_test_add_func ("/ort-plan/multi-stream/ancestor", test_multi_stream_ancestor);
+  g_test_add_func ("/ort-plan/multi-stream/order-dependent", test_multi_stream_order_dependent);
   g_test_add_func ("/ort-plan/multi-stream/variadic-alias", test_multi_stream_variadic_alias);
   g_test_add_func ("/ort-plan/multi-stream/byte-size-long", test_multi_stream_byte_size_long);
   g_test_add_func ("/ort-plan/ort-tests/para-plan-creation", test_ort_para_plan_creation);

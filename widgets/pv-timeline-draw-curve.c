@@ -71,6 +71,11 @@ pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve)
   const PvTimelineModel *m = self->model;
   const PvTimelineMemory *mem = current_memory (self);
   guint64 ymax = m->curves[curve].peak_bytes;
+  const PvTimelineCurve *ghost = pv_timeline_ghost_curve (self, m->curves[curve].device);
+
+  /* One scale for both plans: the earlier curve is not cut off. */
+  if (ghost)
+    ymax = MAX (ymax, ghost->peak_bytes);
   if (m->n_curves == 1)
     {
       ymax = MAX (ymax, m->load_bytes);
@@ -84,6 +89,17 @@ pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve)
         ymax = MAX (ymax, mem->peak_bytes);
     }
   return ymax;
+}
+
+const PvTimelineCurve *
+pv_timeline_ghost_curve (PvTimelineRenderer *self, int device)
+{
+  const PvTimelineModel *g = self->options.ghost;
+
+  for (int c = 0; g && c < g->n_curves; c++)
+    if (g->curves[c].device == device && g->curves[c].n_points > 0)
+      return &g->curves[c];
+  return NULL;
 }
 
 /* The highest values of @n_series step series over the same @times in
@@ -174,6 +190,44 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
                     text, &c_arena_held, used, n_used);
 }
 
+/* The earlier plan's curve: its per-column maximum as a dashed grey step
+ * line, drawn under the curve's area. */
+static void
+draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost, double top, double bottom,
+            guint64 ymax)
+{
+  static const double dash[] = { 4, 3 };
+  int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
+  double height = bottom - top;
+  g_autofree double *col = g_new (double, w + 1);
+  const guint64 *values[] = { ghost->bytes };
+  gboolean open = FALSE;
+
+  column_max (self, ghost->times, values, 1, ghost->n_points, col, w);
+  cairo_new_path (cr);
+  for (int k = 0; k < w; k++)
+    {
+      double py;
+      if (col[k] < 0)
+        {
+          open = FALSE;
+          continue;
+        }
+      py = floor (bottom - MIN (col[k], (double) ymax) / ymax * height) + 0.5;
+      if (open)
+        cairo_line_to (cr, x0 + k, py);
+      else
+        cairo_move_to (cr, x0 + k, py);
+      cairo_line_to (cr, x0 + k + 1, py);
+      open = TRUE;
+    }
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_set_line_width (cr, 1.5);
+  set_rgba (cr, &c_dim, 0.75);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
 void
 pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y)
 {
@@ -206,6 +260,10 @@ pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *ro
         cairo_stroke (cr);
       }
   }
+
+  /* Behind the curve: the plan before the edit. */
+  if (pv_timeline_ghost_curve (self, c->device))
+    draw_ghost (self, cr, pv_timeline_ghost_curve (self, c->device), top, bottom, ymax);
 
   /* Per pixel column, the highest level held in it. */
   colmax = g_new0 (double, w + 1);
@@ -384,5 +442,13 @@ lines:
         }
     if (single && m->arena.n_points > 0)
       draw_arena_lines (self, cr, top, bottom, ymax, used, &n_used);
+    if (pv_timeline_ghost_curve (self, c->device))
+      {
+        const PvTimelineCurve *ghost = pv_timeline_ghost_curve (self, c->device);
+        g_autofree char *v = pv_timeline_format_bytes (ghost->peak_bytes);
+        g_autofree char *text = g_strdup_printf ("before the edit: peak %s", v);
+        draw_hline_label (self, cr, floor (bottom - (double) ghost->peak_bytes / ymax * height) + 0.5, text, &c_dim,
+                          used, &n_used);
+      }
   }
 }

@@ -158,6 +158,7 @@ struct _PvTimelineRenderer {
   char *font_family;
   int *selected_nodes;          /* options.selected_nodes points here */
   int *marked_values, *found_nodes; /* and options.marked_values, found_nodes */
+  PvTimelineModel *ghost;       /* options.ghost, referenced */
   PvTimelineViewport vp;
 
   /* layout */
@@ -455,6 +456,8 @@ double pv_timeline_nice_step (double raw);
 double pv_timeline_nice_byte_step (double raw);
 /* The top of curve @curve's byte scale. */
 guint64 pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve);
+/* The ghost's curve of @device (options.ghost), NULL when none. */
+const PvTimelineCurve *pv_timeline_ghost_curve (PvTimelineRenderer *self, int device);
 void pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y);
 
 /* ---- pv-timeline-draw-memory.c: memory lanes (slots, buffers, the arena) ---- */

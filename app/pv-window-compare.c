@@ -65,3 +65,17 @@ _pv_window_compare_init (PvWindow *self)
   g_signal_connect_object (self->compare, "dismissed", G_CALLBACK (dismissed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->compare, "notify::show-ghost", G_CALLBACK (ghost_cb), self, G_CONNECT_SWAPPED);
 }
+
+PvPlanCompare *
+pv_window_get_plan_compare (PvWindow *self)
+{
+  g_return_val_if_fail (PV_IS_WINDOW (self), NULL);
+  return self->compare;
+}
+
+gboolean
+pv_window_get_compare_shown (PvWindow *self)
+{
+  g_return_val_if_fail (PV_IS_WINDOW (self), FALSE);
+  return gtk_revealer_get_reveal_child (self->compare_revealer);
+}

@@ -147,3 +147,10 @@ _pv_window_symbols_finalize (PvWindow *self)
 {
   g_clear_pointer (&self->symbols_dismissed, g_free);
 }
+
+const char *
+pv_window_get_symbols_note (PvWindow *self)
+{
+  g_return_val_if_fail (PV_IS_WINDOW (self), NULL);
+  return gtk_revealer_get_reveal_child (self->symbols_revealer) ? gtk_label_get_text (self->symbols_label) : NULL;
+}

@@ -7,6 +7,7 @@
 #include "pv-application.h"
 #include "pv-document.h"
 #include "pv-partition-editor.h"
+#include "pv-plan-compare.h"
 #include "pv-subgraph-bar.h"
 #include "pv-subgraph-nav.h"
 #include "pv-summary-view.h"
@@ -71,6 +72,14 @@ void               pv_window_show_error           (PvWindow       *self,
                                                    const char     *message);
 /* The error bar's message, NULL when hidden. */
 const char        *pv_window_get_error            (PvWindow       *self);
+
+/* The bar of what the latest re-plan changed (pv-window-compare.c); shown
+ * while pv_window_get_compare_shown(). */
+PvPlanCompare     *pv_window_get_plan_compare     (PvWindow       *self);
+gboolean           pv_window_get_compare_shown    (PvWindow       *self);
+/* The note on bounds nobody set (pv-window-symbols.c): its text, NULL
+ * while it is hidden. */
+const char        *pv_window_get_symbols_note     (PvWindow       *self);
 
 /* Writes the partition config to @file (atomically) and marks it saved. */
 gboolean           pv_window_save_partition       (PvWindow       *self,

@@ -46,21 +46,30 @@ human_bytes (guint64 bytes)
 
 /* One figure: "name before → after", bold when it changed, with the
  * relative change of byte figures. */
+/* @text escaped, its spaces no-break: a line wraps between figures only. */
+static char *
+unbroken (const char *text)
+{
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+  g_auto (GStrv) words = g_strsplit (escaped, " ", -1);
+  return g_strjoinv ("\u00a0", words);
+}
+
 static void
 add_figure (PvPlanCompare *self, GString *markup, const char *key, const char *before, const char *after,
             double from, double to)
 {
   g_autofree char *value = g_strdup_printf ("%s → %s", before, after);
-  g_autofree char *escaped = g_markup_escape_text (value, -1);
+  g_autofree char *shown = unbroken (value), *name = unbroken (key);
   gboolean changed = from != to;
 
   g_hash_table_replace (self->values, g_strdup (key), g_strdup (value));
   if (markup->len)
-    g_string_append (markup, "   ·   ");
-  g_string_append_printf (markup, "<span alpha=\"70%%\">%s</span> %s%s%s", key, changed ? "<b>" : "", escaped,
+    g_string_append (markup, "  ·  ");
+  g_string_append_printf (markup, "<span alpha=\"70%%\">%s</span>\u00a0%s%s%s", name, changed ? "<b>" : "", shown,
                           changed ? "</b>" : "");
   if (changed && from > 0)
-    g_string_append_printf (markup, " (%+.1f%%)", 100.0 * (to - from) / from);
+    g_string_append_printf (markup, "\u00a0(%+.1f%%)", 100.0 * (to - from) / from);
 }
 
 static void

@@ -190,42 +190,55 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
                     text, &c_arena_held, used, n_used);
 }
 
-/* The earlier plan's curve: its per-column maximum as a dashed grey step
- * line, drawn under the curve's area. */
+/* The earlier plan's curve: its per-column maximum as a faint grey area
+ * with a dotted outline, drawn under the curve's own area (a step line
+ * alone would read as another horizontal line, like LOAD's). */
 static void
 draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost, double top, double bottom,
             guint64 ymax)
 {
-  static const double dash[] = { 4, 3 };
+  static const double dash[] = { 2, 2 };
   int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
   double height = bottom - top;
   g_autofree double *col = g_new (double, w + 1);
   const guint64 *values[] = { ghost->bytes };
-  gboolean open = FALSE;
 
   column_max (self, ghost->times, values, 1, ghost->n_points, col, w);
-  cairo_new_path (cr);
-  for (int k = 0; k < w; k++)
+  for (int pass = 0; pass < 2; pass++)
     {
-      double py;
-      if (col[k] < 0)
+      int first = -1, last = -1;
+      cairo_new_path (cr);
+      for (int k = 0; k < w; k++)
         {
-          open = FALSE;
+          double py;
+          if (col[k] < 0)
+            continue;
+          py = floor (bottom - MIN (col[k], (double) ymax) / ymax * height) + 0.5;
+          if (first < 0)
+            {
+              first = k;
+              cairo_move_to (cr, x0 + k, pass == 0 ? bottom : py);
+            }
+          cairo_line_to (cr, x0 + k, py);
+          cairo_line_to (cr, x0 + k + 1, py);
+          last = k;
+        }
+      if (first < 0)
+        return;
+      if (pass == 0)
+        {
+          cairo_line_to (cr, x0 + last + 1, bottom);
+          cairo_close_path (cr);
+          set_rgba (cr, &c_ghost, 0.14);
+          cairo_fill (cr);
           continue;
         }
-      py = floor (bottom - MIN (col[k], (double) ymax) / ymax * height) + 0.5;
-      if (open)
-        cairo_line_to (cr, x0 + k, py);
-      else
-        cairo_move_to (cr, x0 + k, py);
-      cairo_line_to (cr, x0 + k + 1, py);
-      open = TRUE;
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_set_line_width (cr, 1.5);
+      set_rgba (cr, &c_ghost, 0.95);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
     }
-  cairo_set_dash (cr, dash, 2, 0);
-  cairo_set_line_width (cr, 1.5);
-  set_rgba (cr, &c_dim, 0.75);
-  cairo_stroke (cr);
-  cairo_set_dash (cr, NULL, 0, 0);
 }
 
 void

@@ -80,6 +80,7 @@ static const Rgb c_arena_held = HEX (0x613583);      /* ORT's arena: what it hol
 static const Rgb c_arena_in_use = HEX (0xC64600);    /* its chunks in use */
 static const Rgb c_arena_requested = HEX (0x26A269); /* what kernels asked for */
 static const Rgb c_summary = HEX (0xC0BFBC);
+static const Rgb c_ghost = HEX (0x77767B);           /* the plan before an edit */
 
 static inline void
 set_rgb (cairo_t *cr, const Rgb *c)

@@ -130,7 +130,7 @@ test_ghost (Fixture *fx, gconstpointer data)
   g_assert_true (options->ghost == previous);
   g_assert_true (wait_until (fx, settled));
   spin (300);
-  save_widget_screenshot (GTK_WIDGET (fx->window), "compare-ghost.png");
+  save_widget_screenshot (GTK_WIDGET (fx->window), "compare-ghost-shown.png");
 
   /* The renderer draws it: the curve strip differs with and without. */
   {
@@ -163,6 +163,11 @@ test_ghost (Fixture *fx, gconstpointer data)
         for (int x = 0; x < 1000; x++)
           differ += (a[x] & 0xffffff) != (b[x] & 0xffffff);
       }
+    {
+      g_autofree char *png = g_build_filename (screenshot_dir, "compare-ghost-renderer.png", NULL);
+      g_assert_cmpint (cairo_surface_write_to_png (with, png), ==, CAIRO_STATUS_SUCCESS);
+      g_test_message ("screenshot: %s", png);
+    }
     g_test_message ("pixels the ghost curve changes: %d", differ);
     g_assert_cmpint (differ, >, 100);
     cairo_surface_destroy (with);

@@ -62,7 +62,9 @@ test_note_and_popover (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (caption_of (popover, "batch"), ==, "x axis 0 · not set");
   g_assert_cmpstr (caption_of (popover, "seq"), ==, "x axis 1 · not set");
 
-  save_screenshot (fx);
+  g_assert_true (wait_until (fx, settled));
+  spin (300);
+  save_widget_screenshot (GTK_WIDGET (fx->window), "symbols-note.png");
   g_assert_false (gtk_widget_get_mapped (popover));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.show-bounds", NULL));
   g_assert_true (wait_until (fx, popover_mapped));

@@ -65,7 +65,7 @@ add_figure (PvPlanCompare *self, GString *markup, const char *key, const char *b
 
   g_hash_table_replace (self->values, g_strdup (key), g_strdup (value));
   if (markup->len)
-    g_string_append (markup, "  ·  ");
+    g_string_append (markup, "\u00a0\u00a0·  ");
   g_string_append_printf (markup, "<span alpha=\"70%%\">%s</span>\u00a0%s%s%s", name, changed ? "<b>" : "", shown,
                           changed ? "</b>" : "");
   if (changed && from > 0)

@@ -232,6 +232,9 @@ test_bound_then_load (Fixture *fx, gconstpointer data)
   assert_shows (fx, &before, &after);
   pv_plan_compare_set_show_ghost (pv_window_get_plan_compare (fx->window), TRUE);
   g_assert_nonnull (pv_timeline_view_get_ghost (fx->view));
+  g_assert_true (wait_until (fx, settled));
+  spin (300);
+  save_widget_screenshot (GTK_WIDGET (fx->window), "compare-bound-ghost.png");
 
   open_model (fx, "wide_branches.onnx", NULL);
   g_assert_cmpuint (pv_document_get_comparison (fx->document, NULL, NULL), ==, 0);

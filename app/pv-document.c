@@ -686,6 +686,9 @@ pv_document_close_bodies (PvDocument *self, guint depth)
     return;
   g_ptr_array_set_size (self->bodies, depth);
   g_clear_error (&self->body_error);
+  /* Symbols only the closed bodies mention leave the Bounds popover (their
+   * bounds stay, for when they open again). */
+  _pv_document_update_symbols (self);
   /* What is left is planned already; a job in flight would bring the
    * closed levels back. */
   if (self->plan_running)

@@ -135,7 +135,7 @@ test_body_symbol (Fixture *fx, gconstpointer data)
   g_autofree char *path = write_body_symbol_model (fx);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   const PvSession *main_plan, *body;
-  const char *symbol;
+  g_autofree char *symbol = NULL;
   int nz;
 
   pv_window_open (fx->window, file, NULL);
@@ -152,7 +152,7 @@ test_body_symbol (Fixture *fx, gconstpointer data)
   body = pv_document_get_body_session (fx->document, 1);
   g_assert_nonnull (body);
   /* The body's own symbol: listed, bound to 1 by default, from its node. */
-  symbol = pv_document_get_symbols (fx->document)[0];
+  symbol = g_strdup (pv_document_get_symbols (fx->document)[0]);
   g_assert_nonnull (symbol);
   g_assert_null (pv_document_get_symbols (fx->document)[1]);
   g_assert_true (g_str_has_prefix (symbol, "nonzero"));
@@ -173,6 +173,12 @@ test_body_symbol (Fixture *fx, gconstpointer data)
   g_assert_true (pv_document_get_plan_session (fx->document) == main_plan);
   g_assert_cmpuint (pv_document_get_comparison (fx->document, NULL, NULL), ==, 0);
   g_assert_null (pv_window_get_symbols_note (fx->window));
+
+  /* Back to the main graph: the body's symbol leaves the list. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.subgraph-up", NULL));
+  g_assert_true (wait_until (fx, settled));
+  g_assert_null (pv_document_get_symbols (fx->document)[0]);
+  g_assert_null (caption_of (bounds_popover (fx), symbol));
 }
 
 int

@@ -6,6 +6,7 @@ struct _PvPlanCompare
   GtkWidget parent_instance;
 
   GHashTable *values;        /* key -> "before → after", for tests and a11y */
+  guint n_changed;
 
   /* template children */
   GtkWidget *box;
@@ -64,6 +65,7 @@ add_figure (PvPlanCompare *self, GString *markup, const char *key, const char *b
   gboolean changed = from != to;
 
   g_hash_table_replace (self->values, g_strdup (key), g_strdup (value));
+  self->n_changed += changed;
   if (markup->len)
     g_string_append (markup, "\u00a0\u00a0·  ");
   g_string_append_printf (markup, "<span alpha=\"70%%\">%s</span>\u00a0%s%s%s", name, changed ? "<b>" : "", shown,
@@ -98,6 +100,7 @@ pv_plan_compare_set_figures (PvPlanCompare *self, const PvSessionFigures *before
   g_return_if_fail (before != NULL && after != NULL);
 
   g_hash_table_remove_all (self->values);
+  self->n_changed = 0;
   deferred = before->deferred || after->deferred;
   add_bytes (self, markup, "peak live", before->peak_live, after->peak_live, deferred);
   if (!deferred)
@@ -112,6 +115,8 @@ pv_plan_compare_set_figures (PvPlanCompare *self, const PvSessionFigures *before
     }
   if (before->has_makespan && after->has_makespan)
     add_count (self, markup, "makespan", before->makespan, after->makespan);
+  if (self->n_changed == 0)
+    g_string_append (markup, "\u00a0\u00a0·  <i>no change</i>");
   gtk_label_set_markup (self->figures_label, markup->str);
 }
 
@@ -120,6 +125,13 @@ pv_plan_compare_get_value (PvPlanCompare *self, const char *key)
 {
   g_return_val_if_fail (PV_IS_PLAN_COMPARE (self), NULL);
   return g_hash_table_lookup (self->values, key);
+}
+
+guint
+pv_plan_compare_get_n_changed (PvPlanCompare *self)
+{
+  g_return_val_if_fail (PV_IS_PLAN_COMPARE (self), 0);
+  return self->n_changed;
 }
 
 gboolean

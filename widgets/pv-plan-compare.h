@@ -26,6 +26,8 @@ void        pv_plan_compare_set_figures  (PvPlanCompare          *self,
  * "barriers", "waits", "makespan"; NULL when not shown. */
 const char *pv_plan_compare_get_value    (PvPlanCompare          *self,
                                           const char             *key);
+/* How many of the figures shown changed (0: "no change"). */
+guint       pv_plan_compare_get_n_changed (PvPlanCompare         *self);
 gboolean    pv_plan_compare_get_show_ghost (PvPlanCompare        *self);
 void        pv_plan_compare_set_show_ghost (PvPlanCompare        *self,
                                             gboolean              show);

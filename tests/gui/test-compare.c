@@ -98,6 +98,12 @@ test_edit (Fixture *fx, gconstpointer data)
                   before.peak_live, after.peak_live, before.load, after.load, before.buffers, after.buffers,
                   before.barriers, after.barriers, before.waits, after.waits, before.makespan, after.makespan);
   assert_shows (fx, &before, &after);
+  /* ORT reserves, buffers, barriers and makespan changed; the peak did not. */
+  g_assert_cmpuint (pv_plan_compare_get_n_changed (pv_window_get_plan_compare (fx->window)), ==,
+                    (before.peak_live != after.peak_live) + (before.load != after.load) +
+                    (before.reserves != after.reserves) + (before.buffers != after.buffers) +
+                    (before.barriers != after.barriers) + (before.waits != after.waits) +
+                    (before.makespan != after.makespan));
   /* Two streams synchronise: the edit changed something the bar shows. */
   g_assert_true (after.barriers + after.waits > before.barriers + before.waits);
   barriers = g_strdup_printf ("%d", after.barriers);
@@ -215,6 +221,14 @@ test_refused_and_cancelled (Fixture *fx, gconstpointer data)
   g_assert_cmpuint (n_streams_planned (fx), ==, 1);
   g_assert_cmpuint (pv_document_get_comparison (fx->document, NULL, NULL), >, serial);
   assert_shows (fx, &two, &single);
+
+  /* An edit that changes no figure says so. */
+  serial = pv_document_get_comparison (fx->document, NULL, NULL);
+  pv_document_set_partition_text (fx->document, one);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_cmpuint (pv_document_get_comparison (fx->document, NULL, NULL), >, serial);
+  assert_shows (fx, &single, &single);
+  g_assert_cmpuint (pv_plan_compare_get_n_changed (pv_window_get_plan_compare (fx->window)), ==, 0);
 }
 
 /* A bound is an edit too; loading a model forgets the comparison. */

@@ -412,9 +412,8 @@ finish_plan (PvDocument *self, PlanData *data)
       if (data->plan_main)
         install_session (self, data);
       if (data->bodies_planned)
-        {
-          install_bodies (self, data);
-        }
+        install_bodies (self, data);
+      /* The basis's symbols and the open bodies' own. */
       _pv_document_update_symbols (self);
       self->cancelled = FALSE;
       self->n_plans++;

@@ -1,6 +1,8 @@
 /* pv-app-state.c: what planviz remembers between runs, in a GKeyFile. */
 #include "pv-app-state.h"
 
+#include <math.h>
+
 #include <errno.h>
 #include <glib/gstdio.h>
 
@@ -92,6 +94,25 @@ pv_app_state_set_int (PvAppState *self, const char *key, int value)
 {
   g_return_if_fail (PV_IS_APP_STATE (self));
   g_key_file_set_integer (self->keys, WINDOW_GROUP, key, value);
+}
+
+double
+pv_app_state_get_double (PvAppState *self, const char *key, double fallback)
+{
+  g_autoptr (GError) error = NULL;
+  double value;
+
+  g_return_val_if_fail (PV_IS_APP_STATE (self), fallback);
+
+  value = g_key_file_get_double (self->keys, WINDOW_GROUP, key, &error);
+  return error || !isfinite (value) ? fallback : value;
+}
+
+void
+pv_app_state_set_double (PvAppState *self, const char *key, double value)
+{
+  g_return_if_fail (PV_IS_APP_STATE (self));
+  g_key_file_set_double (self->keys, WINDOW_GROUP, key, value);
 }
 
 gboolean

@@ -36,6 +36,13 @@ int            pv_app_state_get_int                (PvAppState   *self,
 void           pv_app_state_set_int                (PvAppState   *self,
                                                     const char   *key,
                                                     int           value);
+/* Finite values only: NaN or infinity read as @fallback. */
+double         pv_app_state_get_double             (PvAppState   *self,
+                                                    const char   *key,
+                                                    double        fallback);
+void           pv_app_state_set_double             (PvAppState   *self,
+                                                    const char   *key,
+                                                    double        value);
 gboolean       pv_app_state_get_boolean            (PvAppState   *self,
                                                     const char   *key,
                                                     gboolean      fallback);

@@ -31,7 +31,8 @@ pv_cli_live (int argc, char **argv)
     { "at", 'a', 0, G_OPTION_ARG_STRING, &instant, "The instant: peak (default) or a step of the simulated run",
       "STEP|peak" },
     { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
-      "Where values live: ort (default: ONNX Runtime's buffers), slots or arena", "PLANNER" },
+      "Where values live: ort (default: ONNX Runtime's buffers), slots (greedy slots) or arena (offsets in one "
+      "arena)", "PLANNER" },
     { "device", 0, 0, G_OPTION_ARG_INT, &device, "The curve of this device: 0 CPU (default), 1 GPU", "N" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON instead of a table", NULL },
     { NULL },

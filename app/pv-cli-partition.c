@@ -16,6 +16,27 @@ int pv_cli_partition (int argc, char **argv);
 int pv_cli_check (int argc, char **argv);
 
 gboolean
+pv_cli_config_devices (const char *command, const PvGraph *graph, gboolean have_devices, const char *text, gsize len,
+                       int **devices_out)
+{
+  if (have_devices)
+    {
+      g_printerr ("planviz-cli %s: --config-devices takes each node's device from the config; leave out --device "
+                  "and --gpu-ops\n",
+                  command);
+      return FALSE;
+    }
+  if (text == NULL)
+    {
+      g_printerr ("planviz-cli %s: --config-devices needs a config (--partition)\n", command);
+      return FALSE;
+    }
+  g_free (*devices_out);
+  *devices_out = pv_partition_config_node_devices (graph, text, len);
+  return TRUE;
+}
+
+gboolean
 pv_cli_node_devices (const PvGraph *graph, const char *gpu_ops, char **device_specs, int **devices_out, int *exit_code)
 {
   g_autofree int *devices = NULL;
@@ -243,7 +264,7 @@ print_check_json (const PvGraph *graph, const PvPartitionCheck *check)
 int
 pv_cli_check (int argc, char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, config_devices = FALSE;
   char *gpu_ops = NULL;
   char **device_specs = NULL;
   GOptionEntry entries[] = {
@@ -251,6 +272,9 @@ pv_cli_check (int argc, char **argv)
     { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &device_specs,
       "Node NODE runs on device type N (0 CPU, 1 GPU, 2 FPGA, 3 NPU); repeatable", "NODE=N" },
     { "gpu-ops", 0, 0, G_OPTION_ARG_STRING, &gpu_ops, "Nodes of these op types run on the GPU (1)", "OP,OP,…" },
+    { "config-devices", 0, 0, G_OPTION_ARG_NONE, &config_devices,
+      "Each node runs on its stream's \"devices\" entry (\"1\": GPU), as the window has it with the CUDA registry",
+      NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) context =
@@ -298,6 +322,11 @@ pv_cli_check (int argc, char **argv)
       else
         g_printerr ("planviz-cli: %s\n", error->message);
       status = PV_CLI_BAD_INPUT;
+      goto out;
+    }
+  if (config_devices && !pv_cli_config_devices ("check", model->graph, devices != NULL, text, len, &devices))
+    {
+      status = PV_CLI_USAGE;
       goto out;
     }
   check = pv_partition_config_check (model->graph, text, len, devices);

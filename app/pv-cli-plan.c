@@ -13,7 +13,8 @@ pv_cli_plan (int argc, char **argv)
   gboolean include_inputs = FALSE, roofline = FALSE;
   GOptionEntry entries[] = {
     { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
-      "ort (ONNX Runtime's own plan), slots (greedy slots) or arena (offsets in one arena)", "PLANNER" },
+      "ort (default: ONNX Runtime's own plan), slots (greedy slots) or arena (offsets in one arena)",
+      "PLANNER" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
       "text, json, trace (Chrome trace events) or ort (ONNX Runtime's plan printout)", "FORMAT" },
     { "include-graph-inputs", 0, 0, G_OPTION_ARG_NONE, &include_inputs, "Place graph inputs too", NULL },

@@ -1,30 +1,25 @@
 /* planviz-cli render: the timeline of a model's plan as PNG, SVG or PDF. */
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <cairo.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pv-cli-session.h"
 #include "pv-save-file.h"
-#include "pv-timeline-renderer.h"
+#include "pv-timeline-export.h"
 
 int pv_cli_render (int argc, char **argv);
 
 #define MAX_SIDE 16000
 
-typedef enum { OUT_PNG, OUT_SVG, OUT_PDF } OutFormat;
-
 static gboolean
-out_format (const char *path, OutFormat *format)
+out_format (const char *path, PvTimelineExportFormat *format)
 {
   g_autofree char *lower = g_ascii_strdown (path, -1);
   if (g_str_has_suffix (lower, ".png"))
-    *format = OUT_PNG;
+    *format = PV_TIMELINE_EXPORT_PNG;
   else if (g_str_has_suffix (lower, ".svg"))
-    *format = OUT_SVG;
+    *format = PV_TIMELINE_EXPORT_SVG;
   else if (g_str_has_suffix (lower, ".pdf"))
-    *format = OUT_PDF;
+    *format = PV_TIMELINE_EXPORT_PDF;
   else
     return FALSE;
   return TRUE;
@@ -44,47 +39,22 @@ parse_range (const char *text, double *t0, double *t1)
   return *end == '\0' && *t1 > *t0;
 }
 
-static cairo_status_t
-append_bytes (void *closure, const unsigned char *data, unsigned int length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
-/* Renders onto a surface of the chosen format in memory, then saves it with
- * pv_save_file(): a failed write never leaves half a picture over the old
- * one. Returns FALSE after printing why. */
+/* Draws the titled picture in memory, then saves it with pv_save_file(): a
+ * failed write never leaves half a picture over the old one. Returns FALSE
+ * after printing why. */
 static gboolean
-write_output (PvTimelineRenderer *renderer, const char *path, OutFormat format, int width, int height)
+write_output (PvTimelineRenderer *renderer, const char *path, PvTimelineExportFormat format, int scale,
+              const PvTimelineExportInfo *info)
 {
-  g_autoptr (GByteArray) bytes = g_byte_array_new ();
   g_autoptr (GError) error = NULL;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
+  g_autoptr (GBytes) bytes = pv_timeline_export (renderer, format, scale, info, &error);
 
-  switch (format)
+  if (bytes == NULL)
     {
-    case OUT_PNG: surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height); break;
-    case OUT_SVG: surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, width, height); break;
-    default: surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, width, height); break;
-    }
-  cr = cairo_create (surface);
-  pv_timeline_renderer_draw (renderer, cr);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  if (status == CAIRO_STATUS_SUCCESS && format == OUT_PNG)
-    status = cairo_surface_write_to_png_stream (surface, append_bytes, bytes);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_printerr ("planviz-cli render: cannot draw %s: %s\n", path, cairo_status_to_string (status));
+      g_printerr ("planviz-cli render: cannot draw %s: %s\n", path, error->message);
       return FALSE;
     }
-  if (!pv_save_file (path, bytes->data, bytes->len, &error))
+  if (!pv_save_file (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
     {
       g_printerr ("planviz-cli render: %s\n", error->message);
       return FALSE;
@@ -98,15 +68,18 @@ pv_cli_render (int argc, char **argv)
   g_autofree char *planner = NULL, *output = NULL, *colour = NULL, *range = NULL;
   g_auto (PvCliPlanArgs) args = { 0 };
   int status;
-  int width = 1400, height = 0;
+  int width = 1400, height = 0, scale = 1;
   gboolean no_legend = FALSE, no_arrows = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the picture here (.png, .svg or .pdf)", "FILE" },
     { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
-      "Memory lanes: slots (one lane per slot), arena (offsets in one arena) or ort (ONNX Runtime's buffers)",
+      "Memory lanes: ort (default: ONNX Runtime's buffers, as plan and the window), slots (one lane per slot) or "
+      "arena (offsets in one arena)",
       "PLANNER" },
     { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Width in pixels (default 1400)", "W" },
-    { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: everything)", "H" },
+    { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: everything), below the title line",
+      "H" },
+    { "scale", 's', 0, G_OPTION_ARG_INT, &scale, "Scale 1 (default) or 2: twice the pixels (PNG) or the page (SVG, PDF)", "1|2" },
     { "colour", 'c', 0, G_OPTION_ARG_STRING, &colour, "Colour values by op (default) or kind (ORT's AllocKind)",
       "op|kind" },
     { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Show only schedule times T0 to T1", "T0:T1" },
@@ -115,7 +88,7 @@ pv_cli_render (int argc, char **argv)
     { NULL },
   };
   g_autoptr (GOptionContext) context =
-    g_option_context_new ("MODEL.onnx -o OUT.png|OUT.svg|OUT.pdf — draw the timeline: streams, live bytes, memory");
+    g_option_context_new ("MODEL.onnx -o OUT.png|OUT.svg|OUT.pdf — draw the timeline (streams, live bytes, memory) under a title line");
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvKernelTable) kernels = NULL;
   g_autoptr (PvSession) session = NULL;
@@ -124,7 +97,9 @@ pv_cli_render (int argc, char **argv)
   PvSessionOptions options = { 0 };
   PvTimelineSource source;
   PvTimelineOptions view;
-  OutFormat format;
+  PvTimelineExportFormat format;
+  PvTimelineExportInfo info = { 0 };
+  g_autofree char *model_name = NULL, *config_name = NULL;
   double t0 = 0, t1 = 0;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -143,15 +118,16 @@ pv_cli_render (int argc, char **argv)
       return PV_CLI_USAGE;
     }
   pv_timeline_options_init (&view);
-  if (planner == NULL || strcmp (planner, "slots") == 0)
+  /* The same default as plan, live and the window: ORT's own plan. */
+  if (planner == NULL || strcmp (planner, "ort") == 0)
+    view.memory_view = PV_TIMELINE_MEMORY_ORT_BUFFERS;
+  else if (strcmp (planner, "slots") == 0)
     view.memory_view = PV_TIMELINE_MEMORY_SLOTS;
   else if (strcmp (planner, "arena") == 0)
     view.memory_view = PV_TIMELINE_MEMORY_ARENA;
-  else if (strcmp (planner, "ort") == 0)
-    view.memory_view = PV_TIMELINE_MEMORY_ORT_BUFFERS;
   else
     {
-      g_printerr ("planviz-cli render: unknown planner “%s” (slots, arena, ort)\n", planner);
+      g_printerr ("planviz-cli render: unknown planner “%s” (ort, slots, arena)\n", planner);
       return PV_CLI_USAGE;
     }
   if (colour == NULL || strcmp (colour, "op") == 0)
@@ -171,6 +147,11 @@ pv_cli_render (int argc, char **argv)
   if (width < 320 || width > MAX_SIDE || height < 0 || height > MAX_SIDE || (height > 0 && height < 200))
     {
       g_printerr ("planviz-cli render: --width must be 320–%d and --height 200–%d\n", MAX_SIDE, MAX_SIDE);
+      return PV_CLI_USAGE;
+    }
+  if (scale != 1 && scale != 2)
+    {
+      g_printerr ("planviz-cli render: --scale wants 1 or 2, not %d\n", scale);
       return PV_CLI_USAGE;
     }
   view.show_legend = !no_legend;
@@ -194,6 +175,12 @@ pv_cli_render (int argc, char **argv)
 
   pv_timeline_source_init_from_session (&source, session);
   timeline = pv_timeline_model_new (&source);
+  if (planner == NULL && !timeline->memory[view.memory_view].available)
+    {
+      /* No ORT plan to draw (refused): the default falls back to the slots. */
+      g_printerr ("planviz-cli render: drawing the slot planner's lanes\n");
+      view.memory_view = PV_TIMELINE_MEMORY_SLOTS;
+    }
   renderer = pv_timeline_renderer_new (timeline);
   pv_timeline_renderer_set_options (renderer, &view);
   pv_timeline_renderer_set_size (renderer, width, height > 0 ? height : 800);
@@ -210,7 +197,11 @@ pv_cli_render (int argc, char **argv)
         }
       pv_timeline_renderer_set_size (renderer, width, height);
     }
-  if (!write_output (renderer, output, format, width, height))
+  model_name = g_path_get_basename (argv[1]);
+  config_name = args.partition ? g_path_get_basename (args.partition) : NULL;
+  info.model = model_name;
+  info.config = config_name;
+  if (!write_output (renderer, output, format, scale, &info))
     return PV_CLI_BAD_INPUT;
   return PV_CLI_OK;
 }

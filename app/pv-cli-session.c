@@ -17,6 +17,9 @@ pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context)
       "NODE=1" },
     { "gpu-ops", 0, 0, G_OPTION_ARG_STRING, &args->gpu_ops, "Nodes of these op types run on the GPU (1)",
       "OP,OP,…" },
+    { "config-devices", 0, 0, G_OPTION_ARG_NONE, &args->config_devices,
+      "Run each node on its --partition stream's \"devices\" entry (\"1\": GPU), as the window does with the "
+      "CUDA registry", NULL },
     { "bound", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &args->bound_specs, "Give a symbolic dim a value (repeatable)",
       "SYMBOL=N" },
     { "input-shape", 'i', 0, G_OPTION_ARG_STRING_ARRAY, &args->input_specs,
@@ -156,6 +159,9 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
     return PV_CLI_USAGE;
   if (model && !pv_cli_node_devices (model->graph, args->gpu_ops, args->device_specs, &devices, &status))
     return status;
+  if (model && args->config_devices &&
+      !pv_cli_config_devices (command, model->graph, devices != NULL, partition_text, partition_len, &devices))
+    return PV_CLI_USAGE;
   kernels = model ? pv_kernel_table_new_default (&error) : NULL;
   if (kernels && args->kernel_defs && !pv_kernel_table_merge_file (kernels, args->kernel_defs, &error))
     g_clear_pointer (&kernels, pv_kernel_table_free);

@@ -26,6 +26,7 @@ typedef struct {
   char *mem_pattern, *cpu_arena;         /* on|off */
   PvOrtArenaSettings arena;     /* filled by pv_cli_plan_session() */
   char **value_specs;
+  gboolean config_devices;      /* --config-devices */
 } PvCliPlanArgs;
 
 /* Sets @args' defaults (before parsing). */

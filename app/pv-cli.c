@@ -24,7 +24,7 @@ static const Command commands[] = {
   { "check", pv_cli_check, "Say what ONNX Runtime 1.30 does with a partition config, and why" },
   { "render", pv_cli_render, "Draw the timeline (streams, live bytes, memory lanes) as PNG, SVG or PDF" },
   { "live", pv_cli_live, "List the values live at the peak (or any step) of the plan's run, largest first" },
-  { "plan", pv_cli_plan, "Plan activation memory (slots or one arena), with the lower bound and a safety check" },
+  { "plan", pv_cli_plan, "Plan activation memory (ort, slots or one arena), with the lower bound and a safety check" },
 };
 
 static void

@@ -38,6 +38,12 @@ GHashTable *pv_cli_parse_input_values (char **specs, const PvModel *model);
 /* Node devices from --gpu-ops and --device (NULL when neither is given:
  * all CPU). Returns FALSE after printing why; *exit_code says how to exit. */
 typedef struct _PvGraph PvGraph;
+/* --config-devices: the devices config @text (NULL: no --partition) asks
+ * for (pv_partition_config_node_devices) into *@devices_out; FALSE after a
+ * message when @have_devices (--device or --gpu-ops was given too) or
+ * there is no config. */
+gboolean pv_cli_config_devices (const char *command, const PvGraph *graph, gboolean have_devices, const char *text,
+                                gsize len, int **devices_out);
 gboolean pv_cli_node_devices (const PvGraph *graph, const char *gpu_ops, char **device_specs, int **devices_out,
                               int *exit_code);
 

@@ -14,6 +14,7 @@ typedef struct {
   GFile *file;
   GFile *partition_file;
   PvStreamRegistry registry;
+  int gpu_requested;         /* made: nodes the config asks to run on the GPU */
   GWeakRef document;         /* for stage reports */
 
   PvModel *model;
@@ -194,6 +195,7 @@ plan_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
   PvSessionOptions options = { 0 };
   PvOrtArenaSettings arena;
   g_autoptr (PvSessionBasis) unbound = NULL;
+  g_autofree int *node_devices = NULL;
 
   _pv_document_arena_settings (&arena);
   options.ort_arena = &arena;
@@ -212,9 +214,12 @@ plan_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
     }
   data->basis = pv_session_basis_new_with_bounds (unbound, data->bounds);
 
+  node_devices = _pv_document_node_devices (data->basis->model->graph, data->registry, data->partition_text,
+                                            &data->gpu_requested);
   options.partition_text = data->partition_text;
   options.partition_len = strlen (data->partition_text);
   options.registry = data->registry;
+  options.node_devices = node_devices;
   options.progress = report_session_stage;
   options.progress_data = task;
   data->session = pv_session_new_on_basis (data->basis, &options, cancellable, &data->plan_error);
@@ -225,6 +230,7 @@ plan_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
       /* Nothing valid to fall back on yet: show ORT's default partition. */
       options.partition_text = NULL;
       options.partition_len = 0;
+      options.node_devices = NULL;
       data->fallback = pv_session_new_on_basis (data->basis, &options, cancellable, NULL);
       if (!_pv_document_session_is_valid (data->fallback))
         g_clear_pointer (&data->fallback, pv_session_free);
@@ -292,6 +298,8 @@ install_load (PvDocument *self, LoadData *data)
                                       : (_pv_document_session_is_valid (self->session) ? self->session : NULL);
   self->timeline = g_steal_pointer (&data->timeline);
   self->stale = !_pv_document_session_is_valid (self->session);
+  /* A fallback plan runs ORT's default partition: no GPU node. */
+  self->gpu_requested = data->fallback ? 0 : data->gpu_requested;
   self->cancelled = FALSE;
   self->n_plans++;
 }

@@ -34,6 +34,7 @@ typedef struct _PlanData {
   guint values_generation;
   char *partition_text;
   PvStreamRegistry registry;
+  int gpu_requested;         /* made: nodes the config asks to run on the GPU */
   gboolean plan_main;        /* FALSE: only the bodies, from @parent */
   const PvSession *parent;   /* a bodies-only job's main plan session (the document's) */
   GPtrArray *paths;          /* PvBodyPlan* with names only: the open bodies */
@@ -246,6 +247,17 @@ reinfer (PlanData *data)
   return pv_session_basis_new_with_bounds (fresh, bounds);
 }
 
+int *
+_pv_document_node_devices (const PvGraph *graph, PvStreamRegistry registry, const char *text, int *n_gpu)
+{
+  g_autofree int *devices = text ? pv_partition_config_node_devices (graph, text, strlen (text)) : NULL;
+
+  *n_gpu = 0;
+  for (int i = 0; devices && i < graph->n_nodes; i++)
+    *n_gpu += devices[i] == PV_DEVICE_GPU;
+  return registry == PV_REGISTRY_CUDA ? g_steal_pointer (&devices) : NULL;
+}
+
 static void
 plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
@@ -254,8 +266,11 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   PvOrtArenaSettings arena;
   const PvSession *parent = data->parent;
   gint64 t0 = g_get_monotonic_time (), t1;
+  g_autofree int *node_devices = _pv_document_node_devices (data->base->model->graph, data->registry,
+                                                            data->partition_text, &data->gpu_requested);
 
   _pv_document_arena_settings (&arena);
+  options.node_devices = node_devices;
   options.ort_arena = &arena;
   options.partition_text = data->partition_text;
   options.partition_len = data->partition_text ? strlen (data->partition_text) : 0;
@@ -324,6 +339,7 @@ install_session (PvDocument *self, PlanData *data)
         _pv_document_remember_previous (self, old_plan, g_steal_pointer (&self->timeline));
       g_clear_pointer (&self->timeline, pv_timeline_model_unref);
       self->plan_session = session;
+      self->gpu_requested = data->gpu_requested;
       self->timeline = data->timeline ? g_steal_pointer (&data->timeline) : _pv_document_timeline_for (session);
       free_session_if_unused (self, old_plan);
       _pv_document_set_stale (self, FALSE);

@@ -38,6 +38,7 @@ struct _PvDocument
   PvSessionBasis *basis;     /* of the installed plan's bounds; re-plans share it */
   PvPlannerKind planner;
   PvStreamRegistry registry;
+  int gpu_requested;         /* nodes the shown plan's config asks to run on the GPU */
 
   PvSession *session;        /* latest inputs; may equal plan_session */
   GError *plan_error;
@@ -108,6 +109,13 @@ GHashTable      *_pv_document_bounds_new        (void);
 GHashTable      *_pv_document_bounds_copy       (GHashTable *bounds);
 /* A plan worth drawing: ORT runs the config as written. */
 gboolean         _pv_document_session_is_valid  (const PvSession *session);
+/* The node devices a plan of @graph under config @text takes: with the
+ * CUDA registry (an ORT with the CUDA EP) the devices the config's streams
+ * ask for (pv_partition_config_node_devices); with the CPU one (a CPU-only
+ * ORT) NULL, every node on the CPU, whatever "devices" says. g_free it.
+ * @n_gpu: how many nodes the config asks to run on the GPU, either way. */
+int             *_pv_document_node_devices      (const PvGraph *graph, PvStreamRegistry registry, const char *text,
+                                                 int *n_gpu);
 PvTimelineModel *_pv_document_timeline_for      (const PvSession *session);
 void             _pv_document_body_plan_free    (PvBodyPlan *body);
 GThreadPool     *_pv_document_free_pool_new     (void);

@@ -360,6 +360,13 @@ pv_document_set_planner (PvDocument *self, PvPlannerKind planner)
   g_object_notify_by_pspec (G_OBJECT (self), _pv_document_properties[PV_DOCUMENT_PROP_PLANNER]);
 }
 
+int
+pv_document_get_gpu_requested (PvDocument *self)
+{
+  g_return_val_if_fail (PV_IS_DOCUMENT (self), 0);
+  return self->gpu_requested;
+}
+
 PvStreamRegistry
 pv_document_get_registry (PvDocument *self)
 {

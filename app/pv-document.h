@@ -83,6 +83,11 @@ PvPlannerKind        pv_document_get_planner             (PvDocument           *
 void                 pv_document_set_planner             (PvDocument           *self,
                                                           PvPlannerKind         planner);
 PvStreamRegistry     pv_document_get_registry            (PvDocument           *self);
+/* How many main-graph nodes the config of the plan shown asks to run on
+ * the GPU (in a stream whose "devices" entry is "1"), whatever the
+ * registry: the CUDA registry plans them there, the CPU one (a CPU-only
+ * ONNX Runtime) on the CPU. */
+int                  pv_document_get_gpu_requested       (PvDocument           *self);
 void                 pv_document_set_registry            (PvDocument           *self,
                                                           PvStreamRegistry      registry);
 

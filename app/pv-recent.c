@@ -27,6 +27,19 @@ pv_recent_add_model (GtkRecentManager *manager, GFile *model)
   gtk_recent_manager_add_full (manager, uri, &data);
 }
 
+void
+pv_recent_forget_model (GtkRecentManager *manager, GFile *model)
+{
+  g_autofree char *uri = NULL;
+
+  g_return_if_fail (GTK_IS_RECENT_MANAGER (manager));
+  g_return_if_fail (G_IS_FILE (model));
+
+  uri = g_file_get_uri (model);
+  if (gtk_recent_manager_has_item (manager, uri))
+    gtk_recent_manager_remove_item (manager, uri, NULL);
+}
+
 typedef struct {
   GtkRecentInfo *info;
   GDateTime *stamp;

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 /* Records @model as opened now by planviz. */
 void   pv_recent_add_model   (GtkRecentManager *manager,
                               GFile            *model);
+/* Removes @model from the recent files (nothing if it is not there). */
+void   pv_recent_forget_model (GtkRecentManager *manager,
+                               GFile            *model);
 /* The URIs of at most @max recent models, newest first; free with
  * g_strfreev(). Never NULL. */
 char **pv_recent_dup_models  (GtkRecentManager *manager,

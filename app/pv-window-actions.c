@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pv-app-state.h"
+#include "pv-save-file.h"
 
 /* ---- file choosers ---- */
 
@@ -14,6 +15,8 @@ typedef struct {
   PvWindow *self;
   ChosenFunc func;
   gpointer data;
+  GtkFileChooserNative *native;
+  gboolean scale_choice;        /* the dialog offers picture exports' scale */
 } Chooser;
 
 static void
@@ -24,6 +27,10 @@ chooser_response_cb (GtkNativeDialog *native, int response, gpointer user_data)
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+  if (file && chooser->scale_choice)
+    pv_window_set_export_scale (chooser->self,
+                                g_strcmp0 (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (native), "double"), "true") == 0
+                                  ? 2 : 1);
   chooser->func (chooser->self, file, chooser->data);
   g_object_unref (chooser->self);
   g_free (chooser);
@@ -43,8 +50,9 @@ add_filter (GtkFileChooser *chooser, const char *name, const char *pattern, cons
   gtk_file_chooser_add_filter (chooser, filter);
 }
 
-/* Asks for a file; @func gets it, or NULL when the user cancels. */
-static void
+/* Asks for a file; @func gets it, or NULL when the user cancels. Returns
+ * the chooser, shown, to add choices to. */
+static Chooser *
 choose_file (PvWindow *self, GtkFileChooserAction action, const char *title, const char *accept,
              GFile *folder, const char *suggested_name, const char *filter_name, const char *pattern,
              ChosenFunc func, gpointer data)
@@ -65,8 +73,10 @@ choose_file (PvWindow *self, GtkFileChooserAction action, const char *title, con
   chooser->self = g_object_ref (self);
   chooser->func = func;
   chooser->data = data;
+  chooser->native = native;
   g_signal_connect (native, "response", G_CALLBACK (chooser_response_cb), chooser);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  return chooser;
 }
 
 /* The model's folder, or NULL. */
@@ -220,6 +230,84 @@ save_partition_as_action (GtkWidget *widget, const char *name, GVariant *param)
 
 /* ---- export ---- */
 
+static gboolean
+write_text (GFile *file, const char *text, GError **error)
+{
+  return pv_save_gfile (file, text, strlen (text), error);
+}
+
+/* The picture's title names the model and the config as the header does. */
+static gboolean
+export_picture (PvWindow *self, GFile *file, PvTimelineExportFormat format, GError **error)
+{
+  const char *name = pv_document_get_title (self->document);
+  gboolean modified = name && pv_partition_editor_get_modified (self->editor);
+  GFile *partition = pv_document_get_partition_file (self->document);
+  g_autofree char *basename = partition ? g_file_get_basename (partition) : NULL;
+  g_autofree char *config = NULL, *shown = NULL;
+  PvTimelineExportInfo info = { name, NULL, NULL };
+  GString *crumbs = g_string_new (NULL);
+
+  /* A body shown: its breadcrumb below the model ("/Loop body › If_1 then_branch"). */
+  for (guint d = 1; d <= pv_subgraph_nav_get_depth (self->nav); d++)
+    {
+      g_autofree char *crumb = pv_subgraph_nav_dup_crumb (self->nav, d);
+      g_string_append_printf (crumbs, "%s%s", d > 1 ? " › " : "", crumb);
+    }
+  shown = g_string_free (crumbs, crumbs->len == 0);
+  info.graph = shown;
+  if (basename)
+    config = modified ? g_strdup_printf ("%s (edited)", basename) : g_steal_pointer (&basename);
+  else if (modified)
+    config = g_strdup ("partition config not saved");
+  info.config = config;
+  return pv_timeline_view_export (self->timeline, file, format, pv_window_get_export_scale (self), &info, error);
+}
+
+void
+pv_window_set_export_scale (PvWindow *self, int scale)
+{
+  g_return_if_fail (PV_IS_WINDOW (self));
+  g_return_if_fail (scale == 1 || scale == 2);
+  self->export_scale = scale;
+}
+
+int
+pv_window_get_export_scale (PvWindow *self)
+{
+  g_return_val_if_fail (PV_IS_WINDOW (self), 1);
+  /* Until chosen: the screen's, so a HiDPI export is as sharp as the view. */
+  if (self->export_scale == 0)
+    return CLAMP (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1, 2);
+  return self->export_scale;
+}
+
+gboolean
+pv_window_export (PvWindow *self, PvExportKind kind, GFile *file, GError **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (PV_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  switch (kind)
+    {
+    case PV_EXPORT_PNG: return export_picture (self, file, PV_TIMELINE_EXPORT_PNG, error);
+    case PV_EXPORT_SVG: return export_picture (self, file, PV_TIMELINE_EXPORT_SVG, error);
+    case PV_EXPORT_PDF: return export_picture (self, file, PV_TIMELINE_EXPORT_PDF, error);
+    case PV_EXPORT_PLAN_JSON:
+    case PV_EXPORT_TRACE_JSON: text = _pv_window_export_shown (self, kind); break;
+    default: g_return_val_if_reached (FALSE);
+    }
+  if (text == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "There is no plan to export");
+      return FALSE;
+    }
+  return write_text (file, text, error);
+}
+
+
 static const struct {
   const char *id;
   PvExportKind kind;
@@ -243,6 +331,19 @@ export_chosen (PvWindow *self, GFile *file, gpointer data)
     pv_window_show_error (self, error->message);
 }
 
+/* The save dialog's own option (as GNOME's apps offer one there): a check
+ * box for the picture at 2×, the last choice preselected. A check box, not
+ * a 1×/2× list: GTK 4.8's file chooser ignores set_choice on a list. */
+static void
+add_scale_choice (PvWindow *self, Chooser *chooser)
+{
+  GtkFileChooser *file_chooser = GTK_FILE_CHOOSER (chooser->native);
+
+  gtk_file_chooser_add_choice (file_chooser, "double", "Double Size (2×)", NULL, NULL);
+  gtk_file_chooser_set_choice (file_chooser, "double", pv_window_get_export_scale (self) == 2 ? "true" : "false");
+  chooser->scale_choice = TRUE;
+}
+
 static void
 export_action (GtkWidget *widget, const char *name, GVariant *param)
 {
@@ -258,8 +359,11 @@ export_action (GtkWidget *widget, const char *name, GVariant *param)
         g_autofree char *suggested = g_strdup_printf ("%s.%s%s", stem, planners[pv_document_get_planner (self->document)],
                                                       exports[i].suffix);
         g_autofree char *pattern = g_strdup_printf ("*%s", strrchr (exports[i].suffix, '.'));
-        choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, exports[i].title, "_Export", folder, suggested,
-                     exports[i].filter, pattern, export_chosen, GINT_TO_POINTER (exports[i].kind));
+        Chooser *chooser = choose_file (self, GTK_FILE_CHOOSER_ACTION_SAVE, exports[i].title, "_Export", folder,
+                                        suggested, exports[i].filter, pattern, export_chosen,
+                                        GINT_TO_POINTER (exports[i].kind));
+        if (exports[i].kind <= PV_EXPORT_PDF)
+          add_scale_choice (self, chooser);
         return;
       }
   g_warning ("unknown export “%s”", id);
@@ -283,6 +387,26 @@ static void
 zoom_fit_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   pv_timeline_view_zoom_fit (PV_WINDOW (widget)->timeline);
+}
+
+/* Undo and redo of the config, for the timeline and the side pane's lists:
+ * the editor's own text view keeps its Ctrl+Z, and a move from a context
+ * menu is one step of the same history. */
+static void
+undo_edit_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (pv_partition_editor_get_buffer (PV_WINDOW (widget)->editor));
+
+  if (strcmp (name, "win.undo-edit") == 0 ? gtk_text_buffer_get_can_undo (buffer)
+                                          : gtk_text_buffer_get_can_redo (buffer))
+    {
+      if (strcmp (name, "win.undo-edit") == 0)
+        gtk_text_buffer_undo (buffer);
+      else
+        gtk_text_buffer_redo (buffer);
+    }
+  else
+    gtk_widget_error_bell (widget);
 }
 
 static void
@@ -311,6 +435,8 @@ _pv_window_actions_update (PvWindow *self)
   gtk_widget_action_set_enabled (widget, "win.find", loaded);
   gtk_widget_action_set_enabled (widget, "win.find-next", loaded);
   gtk_widget_action_set_enabled (widget, "win.find-previous", loaded);
+  gtk_widget_action_set_enabled (widget, "win.undo-edit", loaded);
+  gtk_widget_action_set_enabled (widget, "win.redo-edit", loaded);
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), has_plan);
   gtk_widget_set_sensitive (GTK_WIDGET (self->bounds_button), loaded);
   gtk_widget_set_sensitive (GTK_WIDGET (self->planner_dropdown), loaded);
@@ -332,4 +458,6 @@ _pv_window_class_actions_init (PvWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_out_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_fit_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-error", NULL, dismiss_error_action);
+  gtk_widget_class_install_action (widget_class, "win.undo-edit", NULL, undo_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.redo-edit", NULL, undo_edit_action);
 }

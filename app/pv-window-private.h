@@ -9,6 +9,7 @@
 #include "pv-live-view.h"
 #include "pv-plan-compare.h"
 #include "pv-summary-view.h"
+#include "pv-values-menu.h"
 #include "pv-values-view.h"
 #include "pv-window.h"
 
@@ -39,6 +40,9 @@ struct _PvWindow
    * model is loaded again without it, and then the error is shown. */
   GFile *fallback_file;
   char *fallback_error;
+  int export_scale;          /* picture exports: 1 or 2; 0 until chosen */
+  /* The model the newest load reads: one that fails leaves Recent. */
+  GFile *loading_file;
 
   /* template children */
   GtkLabel *title_label;
@@ -58,6 +62,10 @@ struct _PvWindow
   GtkPaned *paned;
   PvTimelineView *timeline;
   GtkRevealer *stale_revealer;
+  GtkRevealer *device_revealer;
+  GtkImage *device_icon;
+  GtkLabel *device_label;
+  GtkWidget *device_button;
   GtkLabel *stale_label;
   GtkRevealer *planning_revealer;
   GtkSpinner *planning_spinner;
@@ -85,7 +93,7 @@ struct _PvWindow
 
   guint loading_delay;       /* shows the spinner page when loading is slow */
   guint planning_delay;      /* shows the planning banner when a re-plan is slow */
-  int side_pane_width;       /* what the side pane gets when first shown */
+  double side_pane_share;    /* of the paned's width, when first shown; 0: PV_SIDE_PANE_WIDTH */
 
   guint close_confirmed : 1;
   guint show_loading : 1;
@@ -94,7 +102,17 @@ struct _PvWindow
   guint remember : 1;        /* reads and writes pv-app-state, recent files */
 };
 
+/* The side pane: its width on first run, its narrowest, and at most this
+ * share of the window (the timeline keeps the rest). */
+#define PV_SIDE_PANE_WIDTH 480
+#define PV_SIDE_PANE_MIN 200
+#define PV_SIDE_PANE_MAX_SHARE 0.75
+
 void _pv_window_class_actions_init (PvWindowClass *klass);
+/* pv-window-devices.c: the banner over the timeline saying where the
+ * config's GPU nodes run under the registry chosen, win.use-cuda-registry. */
+void _pv_window_class_devices_init (PvWindowClass *klass);
+void _pv_window_devices_update (PvWindow *self);
 void _pv_window_actions_update (PvWindow *self);
 
 /* pv-recent.c: win.open-recent, the Open Recent menu, the empty page's

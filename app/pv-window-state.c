@@ -17,7 +17,6 @@ static const char *const toggles[] = {
 #define MIN_WIDTH 320
 #define MIN_HEIGHT 240
 #define MAX_SIZE 16384
-#define MIN_SIDE_PANE 200
 
 void
 _pv_window_state_save (PvWindow *self)
@@ -42,8 +41,9 @@ _pv_window_state_save (PvWindow *self)
    * lies right of the divider's position (the pane and the handle), as
    * paned_max_position_cb() gives it back. */
   side = gtk_widget_get_width (GTK_WIDGET (self->paned)) - gtk_paned_get_position (self->paned);
-  if (self->paned_positioned && gtk_widget_get_mapped (self->side_pane) && side >= MIN_SIDE_PANE)
-    pv_app_state_set_int (state, "side-pane-width", side);
+  if (self->paned_positioned && gtk_widget_get_mapped (self->side_pane) && side >= PV_SIDE_PANE_MIN)
+    pv_app_state_set_double (state, "side-pane-share",
+                             (double) side / gtk_widget_get_width (GTK_WIDGET (self->paned)));
   page = gtk_stack_get_visible_child_name (self->side_stack);
   if (page)
     pv_app_state_set_string (state, "side-page", page);
@@ -64,7 +64,8 @@ _pv_window_state_restore (PvWindow *self)
 {
   g_autoptr (PvAppState) state = NULL;
   g_autofree char *page = NULL;
-  int width, height, side, planner, registry;
+  int width, height, planner, registry;
+  double share;
 
   if (!self->remember)
     return;
@@ -76,9 +77,9 @@ _pv_window_state_restore (PvWindow *self)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (pv_app_state_get_boolean (state, "maximized", FALSE))
     gtk_window_maximize (GTK_WINDOW (self));
-  side = pv_app_state_get_int (state, "side-pane-width", 0);
-  if (side >= MIN_SIDE_PANE && side <= MAX_SIZE)
-    self->side_pane_width = side;
+  share = pv_app_state_get_double (state, "side-pane-share", 0);
+  if (share > 0 && share < 1)
+    self->side_pane_share = share;
   page = pv_app_state_dup_string (state, "side-page");
   if (page && gtk_stack_get_child_by_name (self->side_stack, page))
     gtk_stack_set_visible_child_name (self->side_stack, page);

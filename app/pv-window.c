@@ -1,6 +1,7 @@
 /* pv-window.c: the main window. Actions live in pv-window-actions.c. */
 #include "pv-window-private.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "pv-app-state.h"
@@ -22,7 +23,6 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
-#define SIDE_PANE_WIDTH 480
 
 PvWindow *
 pv_window_new (PvApplication *application)
@@ -238,6 +238,7 @@ document_loaded_cb (PvWindow *self, PvDocument *document)
   rebuild_bounds (self);
   update_title (self);
   update_page (self);
+  _pv_window_devices_update (self);
 }
 
 /* The timeline itself follows the subgraph navigation (nav_changed_cb in
@@ -267,6 +268,7 @@ document_plan_changed_cb (PvWindow *self, PvDocument *document)
   update_stale (self);
   sync_bounds (self);
   _pv_window_actions_update (self);
+  _pv_window_devices_update (self);
 }
 
 static void
@@ -363,6 +365,10 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     {
       if (!cancelled)
         pv_window_show_error (self, error->message);
+      /* The file chooser records what it opens: a model that cannot be
+       * opened is not one to offer again. */
+      if (!cancelled && self->remember && self->loading_file)
+        pv_recent_forget_model (gtk_recent_manager_get_default (), self->loading_file);
     }
   else
     {
@@ -415,6 +421,7 @@ start_load (PvWindow *self, GFile *file, GFile *partition)
   g_clear_handle_id (&self->loading_delay, g_source_remove);
   g_clear_object (&self->fallback_file);
   g_clear_pointer (&self->fallback_error, g_free);
+  g_set_object (&self->loading_file, file);
   self->show_loading = FALSE;
   /* As for re-plans: a load that takes longer shows its stage and Cancel. */
   self->loading_delay = g_timeout_add (PV_WINDOW_PLANNING_DELAY_MS, loading_delay_cb, self);
@@ -546,17 +553,20 @@ drop_cb (PvWindow *self, const GValue *value, double x, double y, GtkDropTarget 
 
 /* ---- the side pane's width ---- */
 
-/* The first time the paned knows its width, give the side pane its share;
- * after that the user's position stays. */
+/* The first time the paned knows its width, give the side pane its share
+ * (within bounds); after that GtkPaned keeps the share as the window
+ * resizes (both children resize) and the user's divider stays. */
 static void
 paned_max_position_cb (PvWindow *self, GParamSpec *pspec, GtkPaned *paned)
 {
-  int width = gtk_widget_get_width (GTK_WIDGET (paned));
+  int width = gtk_widget_get_width (GTK_WIDGET (paned)), side;
 
-  if (self->paned_positioned || width <= self->side_pane_width)
+  if (self->paned_positioned || width <= 2 * PV_SIDE_PANE_MIN)
     return;
   self->paned_positioned = TRUE;
-  gtk_paned_set_position (paned, MAX (width - self->side_pane_width, width / 4));
+  side = self->side_pane_share > 0 ? (int) lround (self->side_pane_share * width) : PV_SIDE_PANE_WIDTH;
+  side = CLAMP (side, PV_SIDE_PANE_MIN, (int) (width * PV_SIDE_PANE_MAX_SHARE));
+  gtk_paned_set_position (paned, width - side);
 }
 
 /* ---- GtkWindow ---- */
@@ -590,6 +600,7 @@ pv_window_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   g_clear_handle_id (&self->loading_delay, g_source_remove);
   g_clear_object (&self->fallback_file);
+  g_clear_object (&self->loading_file);
   _pv_window_clear_pending (self);
   _pv_window_subgraph_dispose (self);
   _pv_window_progress_dispose (self);
@@ -751,6 +762,7 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_install_property_action (widget_class, "win.show-reuse-links", "show-reuse-links");
   gtk_widget_class_install_property_action (widget_class, "win.show-side-pane", "show-side-pane");
   _pv_window_class_actions_init (klass);
+  _pv_window_class_devices_init (klass);
   _pv_window_class_subgraph_init (klass);
   _pv_window_class_live_init (klass);
   _pv_window_class_find_init (klass);
@@ -777,13 +789,30 @@ move_nodes_requested_cb (PvWindow *self, GStrv nodes, int stream, PvTimelineView
     pv_window_show_error (self, NULL);
 }
 
+/* The menu's "Run on GPU / CPU": a new stream on that device, or one that
+ * runs there. */
+static void
+run_on_device_requested_cb (PvWindow *self, GStrv nodes, int device, int stream, PvTimelineView *view)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!pv_partition_editor_move_nodes_to_device (self->editor, (const char *const *) nodes, stream, device, &error))
+    {
+      g_autofree char *message = g_strdup_printf ("Cannot run %s on %s. %s",
+                                                  g_strv_length (nodes) == 1 ? "the node" : "the nodes",
+                                                  pv_device_type_name (device), error->message);
+      pv_window_show_error (self, message);
+    }
+  else
+    pv_window_show_error (self, NULL);
+}
+
 static void
 pv_window_init (PvWindow *self)
 {
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->side_pane_width = SIDE_PANE_WIDTH;
 
   self->document = pv_document_new ();
   g_signal_connect_object (self->document, "notify::loading", G_CALLBACK (document_loading_cb), self,
@@ -815,12 +844,15 @@ pv_window_init (PvWindow *self)
   pv_inspector_set_timeline (self->inspector, self->timeline);
   pv_inspector_set_document (self->inspector, self->document);
   pv_values_view_set_timeline (self->values, self->timeline);
+  pv_values_menu_attach (self->values);
   pv_values_view_set_document (self->values, self->document);
   g_signal_connect_object (self->values, "value-selected", G_CALLBACK (pv_inspector_show_value), self->inspector,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (pv_partition_editor_get_buffer (self->editor), "modified-changed",
                            G_CALLBACK (modified_changed_cb), self, G_CONNECT_SWAPPED);
 
+  g_signal_connect_object (self->timeline, "run-on-device-requested", G_CALLBACK (run_on_device_requested_cb),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "move-nodes-requested", G_CALLBACK (move_nodes_requested_cb), self,
                            G_CONNECT_SWAPPED);
 
@@ -947,37 +979,6 @@ pv_window_save_partition (PvWindow *self, GFile *file, GError **error)
   if (self->remember && pv_document_get_file (self->document))
     pv_app_state_remember_model_config (pv_document_get_file (self->document), file);
   return TRUE;
-}
-
-static gboolean
-write_text (GFile *file, const char *text, GError **error)
-{
-  return pv_save_gfile (file, text, strlen (text), error);
-}
-
-gboolean
-pv_window_export (PvWindow *self, PvExportKind kind, GFile *file, GError **error)
-{
-  g_autofree char *text = NULL;
-
-  g_return_val_if_fail (PV_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
-
-  switch (kind)
-    {
-    case PV_EXPORT_PNG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PNG, error);
-    case PV_EXPORT_SVG: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_SVG, error);
-    case PV_EXPORT_PDF: return pv_timeline_view_export (self->timeline, file, PV_TIMELINE_EXPORT_PDF, error);
-    case PV_EXPORT_PLAN_JSON:
-    case PV_EXPORT_TRACE_JSON: text = _pv_window_export_shown (self, kind); break;
-    default: g_return_val_if_reached (FALSE);
-    }
-  if (text == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "There is no plan to export");
-      return FALSE;
-    }
-  return write_text (file, text, error);
 }
 
 gboolean

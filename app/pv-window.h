@@ -72,6 +72,10 @@ void               pv_window_show_error           (PvWindow       *self,
                                                    const char     *message);
 /* The error bar's message, NULL when hidden. */
 const char        *pv_window_get_error            (PvWindow       *self);
+/* The banner's text on where the config's GPU nodes run (the CPU registry
+ * runs them on the CPU; the CUDA one on the GPU, without ORT's Memcpy
+ * nodes), or NULL when the config puts no node on the GPU. */
+const char        *pv_window_get_device_note      (PvWindow       *self);
 
 /* The bar of what the latest re-plan changed (pv-window-compare.c); shown
  * while pv_window_get_compare_shown(). */
@@ -85,10 +89,17 @@ const char        *pv_window_get_symbols_note     (PvWindow       *self);
 gboolean           pv_window_save_partition       (PvWindow       *self,
                                                    GFile          *file,
                                                    GError        **error);
+/* Pictures (PNG, SVG, PDF) carry a title line and are written at the
+ * export scale; the plan and the trace as JSON. */
 gboolean           pv_window_export               (PvWindow       *self,
                                                    PvExportKind    kind,
                                                    GFile          *file,
                                                    GError        **error);
+/* 1× or 2× for picture exports, as the save dialog's "Double Size (2×)" box sets it
+ * (kept for the next export); the screen's scale factor until chosen. */
+void               pv_window_set_export_scale     (PvWindow       *self,
+                                                   int             scale);
+int                pv_window_get_export_scale     (PvWindow       *self);
 /* The whole window, as last drawn, as a PNG. Fails with G_IO_ERROR_BUSY
  * while a redraw is pending; pv_window_screenshot_async() waits for the
  * next frame and retries. */

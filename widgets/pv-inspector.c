@@ -531,6 +531,14 @@ rebuild (PvInspector *self)
   /* The level shown: selections are ids of its graph. */
   const PvSession *s = self->document ? pv_document_find_session (self->document, m ? m->graph : NULL) : NULL;
 
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  gboolean had_focus = focus && self->content && gtk_widget_is_ancestor (focus, self->content);
+
+  /* The focus (a link just clicked) leaves the page before it goes: GTK
+   * 4.8's viewport otherwise asks about the freed button later. */
+  if (had_focus)
+    gtk_root_set_focus (root, NULL);
   if (self->content)
     gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), NULL);
   g_clear_pointer (&self->title, g_free);
@@ -559,6 +567,8 @@ rebuild (PvInspector *self)
       default: show_arrow (self, m, self->shown.id); break;
       }
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->content);
+  if (had_focus)
+    gtk_widget_child_focus (self->content, GTK_DIR_TAB_FORWARD);
 }
 
 static void

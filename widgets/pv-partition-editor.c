@@ -878,7 +878,15 @@ pv_partition_editor_reset (PvPartitionEditor *self)
 gboolean
 pv_partition_editor_move_nodes (PvPartitionEditor *self, const char *const *nodes, int stream, GError **error)
 {
+  return pv_partition_editor_move_nodes_to_device (self, nodes, stream, -1, error);
+}
+
+gboolean
+pv_partition_editor_move_nodes_to_device (PvPartitionEditor *self, const char *const *nodes, int stream, int device,
+                                          GError **error)
+{
   g_autofree char *text = NULL, *moved = NULL;
+  g_autofree char *device_text = device >= 0 ? g_strdup_printf ("%d", device) : NULL;
   const PvModel *model;
 
   g_return_val_if_fail (PV_IS_PARTITION_EDITOR (self), FALSE);
@@ -893,8 +901,11 @@ pv_partition_editor_move_nodes (PvPartitionEditor *self, const char *const *node
   /* A keystroke still waiting for its re-plan counts. */
   pv_partition_editor_flush (self);
   text = pv_partition_editor_dup_text (self);
-  /* The document plans every node on the CPU (no node devices). */
-  if (!pv_partition_config_move_nodes (model->graph, NULL, text, strlen (text), nodes, stream, NULL, &moved, error))
+  /* No node devices: a config without streams is ORT's default, which puts
+   * every node on the CPU (the document's GPU nodes are those of "1"
+   * streams). */
+  if (!pv_partition_config_move_nodes (model->graph, NULL, text, strlen (text), nodes, stream, device_text, &moved,
+                                       error))
     return FALSE;
   /* The timeline then shows an older plan: its stream numbers need not be
    * the text's. */

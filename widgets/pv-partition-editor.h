@@ -63,6 +63,15 @@ gboolean         pv_partition_editor_move_nodes    (PvPartitionEditor *self,
                                                     const char *const *nodes,
                                                     int                stream,
                                                     GError           **error);
+/* The same, for a new stream (@stream -1) with device type @device in
+ * "devices" (-1: the device of the stream the first node came from, as
+ * pv_partition_editor_move_nodes() does); an existing @stream keeps its
+ * device. */
+gboolean         pv_partition_editor_move_nodes_to_device (PvPartitionEditor *self,
+                                                           const char *const *nodes,
+                                                           int                stream,
+                                                           int                device,
+                                                           GError           **error);
 /* Number of findings marked in the gutter, of one category. */
 guint            pv_partition_editor_count_marks   (PvPartitionEditor *self,
                                                     const char        *category);

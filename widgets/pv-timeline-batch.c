@@ -157,7 +157,7 @@ pv_timeline_flush_labels (PvTimelineRenderer *self, cairo_t *cr)
         }
       if (l->on_dark)
         cairo_set_source_rgb (cr, 1, 1, 1);
-      pv_timeline_show_text (cr, e, l->x, l->y + l->h / 2, l->on_dark ? NULL : &c_text);
+      pv_timeline_show_text (cr, e, l->x, l->y + l->h / 2, l->on_dark ? NULL : &c_label);
     }
   g_array_set_size (self->labels, 0);
 }

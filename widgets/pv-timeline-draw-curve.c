@@ -11,14 +11,18 @@ pv_timeline_nice_step (double raw)
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
 }
 
-/* A step for byte grids: 1, 2, 5 × a power of 1024's units. */
+/* A step for byte grids: 1, 2, 5 × a power of ten of a 1024-power unit,
+ * below 1000 of it: past 500 KiB the next step is 1 MiB, not 1000 KiB
+ * (whose multiples read 2.9, 3.9, 4.9 MiB). */
 double
 pv_timeline_nice_byte_step (double raw)
 {
-  double unit = 1;
+  double unit = 1, step;
+
   while (raw >= unit * 1024 && unit < 1e18)
     unit *= 1024;
-  return pv_timeline_nice_step (MAX (raw / unit, 1e-9)) * unit;
+  step = pv_timeline_nice_step (MAX (raw / unit, 1e-9));
+  return step >= 1000 ? unit * 1024 : step * unit;
 }
 
 typedef struct {
@@ -57,7 +61,7 @@ draw_hline_label (PvTimelineRenderer *self, cairo_t *cr, double y, const char *t
         break;
     }
   used[(*n_used)++] = b;
-  cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+  set_rgba (cr, &pal (self)->view_bg, 0.85);
   cairo_rectangle (cr, b.x0, b.y0, w + 4, h);
   cairo_fill (cr);
   pv_timeline_draw_text_right (self, cr, FONT_SMALL, text, self->area_x1 - 4, (b.y0 + b.y1) / 2, colour);
@@ -151,7 +155,7 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
   double height = bottom - top;
   g_autofree double *cols = g_new (double, 3 * (w + 1));
   const guint64 *values[] = { a->held, a->in_use, a->requested };
-  const Rgb *colours[] = { &c_arena_held, &c_arena_in_use, &c_arena_requested };
+  const Rgb *colours[] = { &pal (self)->arena_held, &c_arena_in_use, &c_arena_requested };
   g_autofree char *held = pv_timeline_format_bytes (a->max_held);
   g_autofree char *in_use = pv_timeline_format_bytes (a->max_in_use);
   g_autofree char *requested = pv_timeline_format_bytes (a->max_requested);
@@ -187,7 +191,7 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
   text = g_strdup_printf ("ORT arena: holds %s · in use ≤ %s · requested ≤ %s%s", held, in_use, requested,
                           off ? " ↑ (off the scale)" : "");
   draw_hline_label (self, cr, off ? floor (top) + 0.5 : floor (bottom - (double) a->max_held / ymax * height) + 0.5,
-                    text, &c_arena_held, used, n_used);
+                    text, &pal (self)->arena_held, used, n_used);
 }
 
 /* The earlier plan's curve: its per-column maximum as a faint grey area
@@ -267,7 +271,7 @@ pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *ro
     for (double v = step; v < ymax; v += step)
       {
         double gy = floor (bottom - v / ymax * height) + 0.5;
-        set_rgb (cr, &c_separator);
+        set_rgb (cr, &pal (self)->separator);
         cairo_move_to (cr, self->area_x0, gy);
         cairo_line_to (cr, self->area_x1, gy);
         cairo_stroke (cr);
@@ -401,7 +405,7 @@ lines:
         line_text[0] = g_strdup_printf ("LOAD %s (lower bound)", v);
         cairo_set_dash (cr, dash, 2, 0);
         cairo_set_line_width (cr, 1.2);
-        set_rgb (cr, &c_load);
+        set_rgb (cr, &pal (self)->load);
         cairo_move_to (cr, self->area_x0, line_y[0]);
         cairo_line_to (cr, self->area_x1, line_y[0]);
         cairo_stroke (cr);
@@ -440,7 +444,7 @@ lines:
             th = e->h;
           }
           lx = px + 8 + tw < self->area_x1 - 4 ? px + 8 : px - 8 - tw;
-          cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
+          set_rgba (cr, &pal (self)->view_bg, 0.85);
           cairo_rectangle (cr, lx - 2, py - 5 - th / 2.0, tw + 4, th);
           cairo_fill (cr);
           pv_timeline_draw_text (self, cr, FONT_SMALL, text, lx, py - 5, -1, PANGO_ELLIPSIZE_NONE, &c_peak);
@@ -450,7 +454,7 @@ lines:
     for (int i = 0; i < 2; i++)
       if (line_text[i])
         {
-          draw_hline_label (self, cr, line_y[i], line_text[i], i == 0 ? &c_load : &c_peak, used, &n_used);
+          draw_hline_label (self, cr, line_y[i], line_text[i], i == 0 ? &pal (self)->load : &c_peak, used, &n_used);
           g_free (line_text[i]);
         }
     if (single && m->arena.n_points > 0)
@@ -460,8 +464,8 @@ lines:
         const PvTimelineCurve *ghost = pv_timeline_ghost_curve (self, c->device);
         g_autofree char *v = pv_timeline_format_bytes (ghost->peak_bytes);
         g_autofree char *text = g_strdup_printf ("before the edit: peak %s", v);
-        draw_hline_label (self, cr, floor (bottom - (double) ghost->peak_bytes / ymax * height) + 0.5, text, &c_dim,
-                          used, &n_used);
+        double gy = floor (bottom - (double) ghost->peak_bytes / ymax * height) + 0.5;
+        draw_hline_label (self, cr, gy, text, &pal (self)->dim, used, &n_used);
       }
   }
 }

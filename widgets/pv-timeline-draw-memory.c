@@ -112,7 +112,7 @@ pv_timeline_draw_memory_row (PvTimelineRenderer *self, cairo_t *cr, const Row *r
       double inner_top = y + 6, inner_h = row->h - 12;
       double step = lane->bytes > 0 ? pv_timeline_nice_byte_step ((double) lane->bytes / MAX (inner_h / 48, 1)) : 0;
       cairo_set_line_width (cr, 1);
-      set_rgb (cr, &c_separator);
+      set_rgb (cr, &pal (self)->separator);
       for (double v = 0; step > 0 && v <= (double) lane->bytes; v += step)
         {
           double gy = floor (inner_top + v / (double) lane->bytes * inner_h) + 0.5;
@@ -291,7 +291,7 @@ pv_timeline_draw_links (PvTimelineRenderer *self, cairo_t *cr)
           static const double dash[] = { 3, 2 };
           cairo_set_dash (cr, dash, 2, 0);
         }
-      set_rgba (cr, &c_alias, 0.9);
+      set_rgba (cr, &pal (self)->alias, 0.9);
       cairo_move_to (cr, xf, bf + 1);
       cairo_curve_to (cr, xf + 2, bf - 7, x - 2, MIN (bt, bf) - 7, x + 3, bt + 1);
       cairo_stroke (cr);

@@ -44,24 +44,24 @@ mark_path (cairo_t *cr, PvTimelineMarkKind kind, double x, double y, double r)
 }
 
 static const Rgb *
-mark_colour (PvTimelineMarkKind kind)
+mark_colour (const PvTimelineRenderer *self, PvTimelineMarkKind kind)
 {
-  return kind == PV_TIMELINE_MARK_BARRIER || kind == PV_TIMELINE_MARK_TRIGGER ? &c_trigger : &c_notify;
+  return kind == PV_TIMELINE_MARK_BARRIER || kind == PV_TIMELINE_MARK_TRIGGER ? &pal (self)->trigger : &pal (self)->notify;
 }
 
 void
-pv_timeline_draw_mark (cairo_t *cr, PvTimelineMarkKind kind, double x, double y)
+pv_timeline_draw_mark (PvTimelineRenderer *self, cairo_t *cr, PvTimelineMarkKind kind, double x, double y)
 {
   mark_path (cr, kind, x, y, MARK_R);
   if (kind == PV_TIMELINE_MARK_WAIT)
     {
       cairo_set_line_width (cr, 1.6);
-      set_rgb (cr, mark_colour (kind));
+      set_rgb (cr, mark_colour (self, kind));
       cairo_stroke (cr);
     }
   else
     {
-      set_rgb (cr, mark_colour (kind));
+      set_rgb (cr, mark_colour (self, kind));
       cairo_fill (cr);
     }
 }
@@ -138,7 +138,7 @@ pv_timeline_draw_stream_marks (PvTimelineRenderer *self, cairo_t *cr, const Row 
               if (fabs (x - last_x[mk->kind]) < 1)
                 continue;
               last_x[mk->kind] = x;
-              push_rect (ticks[mark_colour (mk->kind) == &c_notify], floor (x), my - 4, 1, 8);
+              push_rect (ticks[mark_colour (self, mk->kind) == &pal (self)->notify], floor (x), my - 4, 1, 8);
             }
           for (int k = 0; k < 2; k++)
             {
@@ -147,7 +147,7 @@ pv_timeline_draw_stream_marks (PvTimelineRenderer *self, cairo_t *cr, const Row 
                   const Rect *r = &g_array_index (ticks[k], Rect, i);
                   cairo_rectangle (cr, r->x, r->y, r->w, r->h);
                 }
-              set_rgb (cr, k ? &c_notify : &c_trigger);
+              set_rgb (cr, k ? &pal (self)->notify : &pal (self)->trigger);
               cairo_fill (cr);
               g_array_set_size (ticks[k], 0);
             }
@@ -161,7 +161,7 @@ pv_timeline_draw_stream_marks (PvTimelineRenderer *self, cairo_t *cr, const Row 
           if (fabs (x - last_x[mk->kind]) < 2.5)
             continue;
           last_x[mk->kind] = x;
-          pv_timeline_draw_mark (cr, mk->kind, x, my);
+          pv_timeline_draw_mark (self, cr, mk->kind, x, my);
         }
     }
 }
@@ -247,7 +247,7 @@ pv_timeline_draw_arrows (PvTimelineRenderer *self, cairo_t *cr)
       for (int k = 0; k < 2; k++)
         {
           PvTimelineArrowFlags kind = k ? PV_TIMELINE_ARROW_NOTIFY : PV_TIMELINE_ARROW_TRIGGER;
-          guint32 pixel = rgb_pixel (k ? &c_notify : &c_trigger);
+          guint32 pixel = rgb_pixel (k ? &pal (self)->notify : &pal (self)->trigger);
           if (!(self->options.arrows & kind))
             continue;
           memset (seen, 0, w);
@@ -279,7 +279,7 @@ pv_timeline_draw_arrows (PvTimelineRenderer *self, cairo_t *cr)
             }
           if (!direct)
             {
-              set_rgba (cr, k ? &c_notify : &c_trigger, 0.45);
+              set_rgba (cr, k ? &pal (self)->notify : &pal (self)->trigger, 0.45);
               cairo_set_line_width (cr, 1);
               cairo_stroke (cr);
             }
@@ -302,6 +302,6 @@ pv_timeline_draw_arrows (PvTimelineRenderer *self, cairo_t *cr)
         continue;
       last[k][0] = p[0][0];
       last[k][1] = p[3][0];
-      pv_timeline_stroke_arrow (cr, p, k ? &c_notify : &c_trigger, 1.1, 0.55);
+      pv_timeline_stroke_arrow (cr, p, k ? &pal (self)->notify : &pal (self)->trigger, 1.1, 0.55);
     }
 }

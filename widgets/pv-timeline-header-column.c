@@ -34,11 +34,11 @@ draw_row_header (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y
     }
   if (row->h >= 30)
     {
-      pv_timeline_draw_text (self, cr, FONT_NORMAL, lane->label, 12, y + 12, w, PANGO_ELLIPSIZE_END, &c_text);
+      pv_timeline_draw_text (self, cr, FONT_NORMAL, lane->label, 12, y + 12, w, PANGO_ELLIPSIZE_END, &pal (self)->text);
       if (lane->detail)
         pv_timeline_draw_text (self, cr, FONT_SMALL, lane->detail, 12, y + 26, w,
                                lane->kind == PV_TIMELINE_LANE_BUFFER ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END,
-                               &c_dim);
+                               &pal (self)->dim);
     }
   else
     {
@@ -46,13 +46,13 @@ draw_row_header (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y
       if ((lane->kind == PV_TIMELINE_LANE_SLOT || lane->kind == PV_TIMELINE_LANE_BUFFER) && lane->bytes > 0)
         {
           g_autofree char *size = pv_timeline_format_bytes (lane->bytes);
-          right -= pv_timeline_draw_text_right (self, cr, FONT_SMALL, size, right, y + row->h / 2, &c_dim) + 8;
+          right -= pv_timeline_draw_text_right (self, cr, FONT_SMALL, size, right, y + row->h / 2, &pal (self)->dim) + 8;
         }
       lw = pv_timeline_draw_text (self, cr, FONT_SMALL, lane->label, 12, y + row->h / 2, right - 12,
-                                  PANGO_ELLIPSIZE_END, &c_text);
+                                  PANGO_ELLIPSIZE_END, &pal (self)->text);
       if (lane->detail && right - (12 + lw + 6) > 24)
         pv_timeline_draw_text (self, cr, FONT_SMALL, lane->detail, 12 + lw + 6, y + row->h / 2, right - (12 + lw + 6),
-                               PANGO_ELLIPSIZE_START, &c_faint);
+                               PANGO_ELLIPSIZE_START, &pal (self)->faint);
     }
   if (lane->kind == PV_TIMELINE_LANE_CURVE)
     {
@@ -66,7 +66,7 @@ draw_row_header (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y
           g_autofree char *text = format_bytes_axis (v);
           if (gy < y + 34)
             continue;
-          pv_timeline_draw_text_right (self, cr, FONT_SMALL, text, HEADER_W - 8, gy, &c_faint);
+          pv_timeline_draw_text_right (self, cr, FONT_SMALL, text, HEADER_W - 8, gy, &pal (self)->faint);
         }
     }
   if (lane->kind == PV_TIMELINE_LANE_ARENA && lane->bytes > 0)
@@ -80,7 +80,7 @@ draw_row_header (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y
           g_autofree char *text = format_bytes_axis (v);
           if (gy < y + 34)
             continue;
-          pv_timeline_draw_text_right (self, cr, FONT_SMALL, text, HEADER_W - 8, gy, &c_faint);
+          pv_timeline_draw_text_right (self, cr, FONT_SMALL, text, HEADER_W - 8, gy, &pal (self)->faint);
         }
     }
 }
@@ -95,10 +95,10 @@ paint_header_column (PvTimelineRenderer *self, cairo_t *cr, int first, int last)
     {
       const Row *row = &g_array_index (self->rows, Row, i);
       double y = row_screen_y (self, row);
-      set_rgb (cr, row->kind == ROW_SECTION ? &c_section_bg : &c_header_bg);
+      set_rgb (cr, row->kind == ROW_SECTION ? &pal (self)->section_bg : &pal (self)->header_bg);
       cairo_rectangle (cr, 0, y, HEADER_W, row->h);
       cairo_fill (cr);
-      set_rgb (cr, row->kind == ROW_SECTION ? &c_border : &c_separator);
+      set_rgb (cr, row->kind == ROW_SECTION ? &pal (self)->border : &pal (self)->separator);
       cairo_set_line_width (cr, 1);
       if (row->kind == ROW_SECTION)
         {
@@ -114,7 +114,7 @@ paint_header_column (PvTimelineRenderer *self, cairo_t *cr, int first, int last)
       if (row->kind != ROW_SECTION && row->kind != ROW_MESSAGE)
         draw_row_header (self, cr, row, y);
     }
-  set_rgb (cr, &c_border);
+  set_rgb (cr, &pal (self)->border);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, HEADER_W - 0.5, self->scroll_top);
   cairo_line_to (cr, HEADER_W - 0.5, bottom);
@@ -144,7 +144,7 @@ pv_timeline_draw_header_column (PvTimelineRenderer *self, cairo_t *cr, int first
           self->header_cache = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) HEADER_W, MAX (h, 1));
         }
       hc = cairo_create (self->header_cache);
-      set_rgb (hc, &c_view_bg);
+      set_rgb (hc, &pal (self)->view_bg);
       cairo_paint (hc);
       cairo_translate (hc, 0, -self->scroll_top);
       paint_header_column (self, hc, first, last);

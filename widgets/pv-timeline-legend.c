@@ -128,10 +128,10 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
 {
   double top = self->vp.height - self->legend_h;
 
-  set_rgb (cr, &c_header_bg);
+  set_rgb (cr, &pal (self)->header_bg);
   cairo_rectangle (cr, 0, top, self->vp.width, self->legend_h);
   cairo_fill (cr);
-  set_rgb (cr, &c_border);
+  set_rgb (cr, &pal (self)->border);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, 0, top + 0.5);
   cairo_line_to (cr, self->vp.width, top + 0.5);
@@ -143,7 +143,7 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
       switch (it->kind)
         {
         case LEGEND_HEADING:
-          pv_timeline_draw_text (self, cr, FONT_BOLD, it->text, x, cy, -1, PANGO_ELLIPSIZE_NONE, &c_dim);
+          pv_timeline_draw_text (self, cr, FONT_BOLD, it->text, x, cy, -1, PANGO_ELLIPSIZE_NONE, &pal (self)->dim);
           continue;
         case LEGEND_SWATCH:
           cairo_rectangle (cr, x, cy - 6, 14, 12);
@@ -157,7 +157,7 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
           }
           break;
         case LEGEND_MARK:
-          pv_timeline_draw_mark (cr, it->arg, x + 7, cy);
+          pv_timeline_draw_mark (self, cr, it->arg, x + 7, cy);
           break;
         case LEGEND_VIEW:
           cairo_rectangle (cr, x + 0.5, cy - 6 + 0.5, 13, 11);
@@ -175,8 +175,8 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
           break;
         case LEGEND_ARROW:
           {
-            const Rgb *c = it->arg == PV_TIMELINE_ARROW_NOTIFY ? &c_notify
-                           : it->arg == PV_TIMELINE_ARROW_TRIGGER ? &c_trigger : &c_alias;
+            const Rgb *c = it->arg == PV_TIMELINE_ARROW_NOTIFY ? &pal (self)->notify
+                           : it->arg == PV_TIMELINE_ARROW_TRIGGER ? &pal (self)->trigger : &pal (self)->alias;
             set_rgb (cr, c);
             cairo_set_line_width (cr, 1.4);
             cairo_move_to (cr, x, cy + 4);
@@ -203,7 +203,7 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
                 cairo_set_dash (cr, dash, 2, 0);
               else if (it->arg == 6)
                 cairo_set_dash (cr, dots, 2, 0);
-              set_rgb (cr, it->arg == 1 ? &c_load : it->arg == 3 ? &c_arena_held : it->arg == 4 ? &c_arena_in_use
+              set_rgb (cr, it->arg == 1 ? &pal (self)->load : it->arg == 3 ? &pal (self)->arena_held : it->arg == 4 ? &c_arena_in_use
                            : it->arg == 5 ? &c_arena_requested : it->arg == 6 ? &c_ghost : &c_peak);
               cairo_set_line_width (cr, 1.4);
               cairo_move_to (cr, x, cy + 0.5);
@@ -214,6 +214,6 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
           tx = x + 26;
           break;
         }
-      pv_timeline_draw_text (self, cr, FONT_SMALL, it->text, tx, cy, -1, PANGO_ELLIPSIZE_NONE, &c_text);
+      pv_timeline_draw_text (self, cr, FONT_SMALL, it->text, tx, cy, -1, PANGO_ELLIPSIZE_NONE, &pal (self)->text);
     }
 }

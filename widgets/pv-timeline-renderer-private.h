@@ -59,25 +59,24 @@ is_light (const Rgb *c)
   return 0.2126 * c->r + 0.7152 * c->g + 0.0722 * c->b > 0.5;
 }
 
-static const Rgb c_view_bg = HEX (0xFFFFFF);
-static const Rgb c_header_bg = HEX (0xFAFAFA);
-static const Rgb c_section_bg = HEX (0xF3F2F1);
-static const Rgb c_lane_alt = HEX (0xF8F8F7);
-static const Rgb c_separator = HEX (0xE3E2E0);
-static const Rgb c_border = HEX (0xD3D2CF);
-static const Rgb c_text = HEX (0x241F31);
-static const Rgb c_dim = HEX (0x5E5C64);
-static const Rgb c_faint = HEX (0x9A9996);
+/* The colours that follow the theme: the view's chrome, its text, and the
+ * lines drawn over it. Light for GTK's default style and for exports;
+ * dark when the widget's style is dark (pal() picks one). */
+typedef struct {
+  Rgb view_bg, header_bg, section_bg, lane_alt, separator, border;
+  Rgb text, dim, faint;
+  Rgb load, trigger, notify, alias, arena_held;
+} PvTimelinePalette;
+
+extern const PvTimelinePalette pv_timeline_palette_light;
+extern const PvTimelinePalette pv_timeline_palette_dark;
+
+static const Rgb c_label = HEX (0x241F31);         /* text on a pale fill, in both */
 static const Rgb c_accent = HEX (0x3584E4);
 static const Rgb c_hover = HEX (0x1C71D8);
-static const Rgb c_trigger = HEX (0x1A5FB4);   /* trigger -> barrier */
-static const Rgb c_notify = HEX (0xC64600);    /* notification -> wait */
-static const Rgb c_alias = HEX (0x813D9C);
 static const Rgb c_curve = HEX (0x3584E4);
 static const Rgb c_peak = HEX (0xE01B24);
-static const Rgb c_load = HEX (0x3D3846);
-static const Rgb c_arena_held = HEX (0x613583);      /* ORT's arena: what it holds */
-static const Rgb c_arena_in_use = HEX (0xC64600);    /* its chunks in use */
+static const Rgb c_arena_in_use = HEX (0xC64600);    /* ORT's arena: its chunks in use */
 static const Rgb c_arena_requested = HEX (0x26A269); /* what kernels asked for */
 static const Rgb c_summary = HEX (0xC0BFBC);
 static const Rgb c_ghost = HEX (0x77767B);           /* the plan before an edit */
@@ -194,6 +193,12 @@ struct _PvTimelineRenderer {
   guint32 *raster;
   gsize raster_size;
 };
+
+static inline const PvTimelinePalette *
+pal (const PvTimelineRenderer *self)
+{
+  return self->options.dark ? &pv_timeline_palette_dark : &pv_timeline_palette_light;
+}
 
 #define SUMMARY_COLOUR PV_TIMELINE_N_COLOURS
 
@@ -436,7 +441,7 @@ void pv_timeline_flush_labels (PvTimelineRenderer *self, cairo_t *cr);
 void pv_timeline_mark_position (PvTimelineRenderer *self, const PvTimelineMark *mk, double lane_y, double *x,
                                 double *y);
 /* One step mark (legend and lanes). */
-void pv_timeline_draw_mark (cairo_t *cr, PvTimelineMarkKind kind, double x, double y);
+void pv_timeline_draw_mark (PvTimelineRenderer *self, cairo_t *cr, PvTimelineMarkKind kind, double x, double y);
 /* Queues the kernel boxes and labels of a stream row (see pv_timeline_flush_batches). */
 void pv_timeline_draw_stream_boxes (PvTimelineRenderer *self, const Row *row, double y);
 /* Draws the step marks of a stream row. */
@@ -453,7 +458,8 @@ void pv_timeline_draw_arrows (PvTimelineRenderer *self, cairo_t *cr);
 
 /* 1, 2 or 5 × a power of ten, >= @raw. */
 double pv_timeline_nice_step (double raw);
-/* 1, 2 or 5 × a power of ten × a power of 1024, >= @raw: for byte grids. */
+/* 1, 2 or 5 × a power of ten (below 1000) × a power of 1024, >= @raw:
+ * for byte grids. */
 double pv_timeline_nice_byte_step (double raw);
 /* The top of curve @curve's byte scale. */
 guint64 pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve);
@@ -489,6 +495,8 @@ void pv_timeline_draw_gridlines (PvTimelineRenderer *self, cairo_t *cr);
 /* The time of the highest live-bytes peak over all curves (sets *@peak), or < 0 without curves. */
 double pv_timeline_global_peak_time (const PvTimelineModel *m, guint64 *peak);
 void pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr);
+/* A time tick's label at @step's precision into @buf ("0", never "-0"). */
+void pv_timeline_format_tick (char *buf, gsize n, double v, double step);
 
 /* ---- pv-timeline-legend.c ---- */
 

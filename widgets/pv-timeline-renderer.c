@@ -30,6 +30,25 @@ update_area (PvTimelineRenderer *self)
   self->area_x1 = MAX (self->vp.width - RIGHT_PAD, self->area_x0 + 10);
 }
 
+const PvTimelinePalette pv_timeline_palette_light = {
+  .view_bg = HEX (0xFFFFFF), .header_bg = HEX (0xFAFAFA), .section_bg = HEX (0xF3F2F1),
+  .lane_alt = HEX (0xF8F8F7), .separator = HEX (0xE3E2E0), .border = HEX (0xD3D2CF),
+  .text = HEX (0x241F31), .dim = HEX (0x5E5C64), .faint = HEX (0x9A9996),
+  .load = HEX (0x3D3846), .trigger = HEX (0x1A5FB4), .notify = HEX (0xC64600),
+  .alias = HEX (0x813D9C), .arena_held = HEX (0x613583),
+};
+
+/* Adwaita's dark view colours; the lines a step lighter so that they
+ * read on them. Kernel and bar fills keep their pale colours and dark
+ * labels in both. */
+const PvTimelinePalette pv_timeline_palette_dark = {
+  .view_bg = HEX (0x1E1E1E), .header_bg = HEX (0x242424), .section_bg = HEX (0x2E2E32),
+  .lane_alt = HEX (0x252527), .separator = HEX (0x3A3A3E), .border = HEX (0x48484C),
+  .text = HEX (0xEEEEEC), .dim = HEX (0xC0BFBC), .faint = HEX (0x8E8D8A),
+  .load = HEX (0xDEDDDA), .trigger = HEX (0x62A0EA), .notify = HEX (0xFFA348),
+  .alias = HEX (0xC061CB), .arena_held = HEX (0xDC8ADD),
+};
+
 void
 pv_timeline_options_init (PvTimelineOptions *options)
 {
@@ -479,7 +498,7 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
   }
 
   cairo_save (cr);
-  set_rgb (cr, &c_view_bg);
+  set_rgb (cr, &pal (self)->view_bg);
   cairo_rectangle (cr, 0, 0, self->vp.width, self->vp.height);
   cairo_fill (cr);
 
@@ -500,10 +519,10 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
       double y = row_screen_y (self, row);
       if (row->kind == ROW_SECTION)
         {
-          set_rgb (cr, &c_section_bg);
+          set_rgb (cr, &pal (self)->section_bg);
           cairo_rectangle (cr, 0, y, self->vp.width, row->h);
           cairo_fill (cr);
-          set_rgb (cr, &c_border);
+          set_rgb (cr, &pal (self)->border);
           cairo_set_line_width (cr, 1);
           cairo_move_to (cr, 0, y + 0.5);
           cairo_line_to (cr, self->vp.width, y + 0.5);
@@ -515,11 +534,11 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
         {
           if (row->kind == ROW_MEMORY && row->lane % 2 == 1)
             {
-              set_rgb (cr, &c_lane_alt);
+              set_rgb (cr, &pal (self)->lane_alt);
               cairo_rectangle (cr, HEADER_W, y, self->vp.width - HEADER_W, row->h);
               cairo_fill (cr);
             }
-          set_rgb (cr, &c_separator);
+          set_rgb (cr, &pal (self)->separator);
           cairo_set_line_width (cr, 1);
           if (row->kind != ROW_MEMORY || row->h > MEMORY_H)
             {
@@ -588,14 +607,14 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
       if (row->kind == ROW_SECTION)
         {
           double tw = pv_timeline_draw_text (self, cr, FONT_BOLD, row->title, 10, y + row->h / 2, -1,
-                                             PANGO_ELLIPSIZE_NONE, &c_text);
+                                             PANGO_ELLIPSIZE_NONE, &pal (self)->text);
           if (row->detail)
             pv_timeline_draw_text (self, cr, FONT_SMALL, row->detail, 10 + tw + 10, y + row->h / 2,
-                                   self->vp.width - tw - 30, PANGO_ELLIPSIZE_END, &c_dim);
+                                   self->vp.width - tw - 30, PANGO_ELLIPSIZE_END, &pal (self)->dim);
         }
       else if (row->kind == ROW_MESSAGE)
         pv_timeline_draw_text (self, cr, FONT_NORMAL, row->title, HEADER_W + 12, y + row->h / 2,
-                               self->area_x1 - HEADER_W - 12, PANGO_ELLIPSIZE_END, &c_dim);
+                               self->area_x1 - HEADER_W - 12, PANGO_ELLIPSIZE_END, &pal (self)->dim);
     }
   cairo_restore (cr);
 

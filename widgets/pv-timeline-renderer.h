@@ -81,6 +81,7 @@ typedef struct {
    * scale; NULL: none. The renderer holds a reference. */
   PvTimelineModel *ghost;
   gboolean show_legend;
+  gboolean dark;                /* colours for a dark style (exports stay light) */
   const char *font_family;      /* NULL: "Cantarell, Noto Sans, DejaVu Sans, Sans" */
 } PvTimelineOptions;
 

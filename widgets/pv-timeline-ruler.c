@@ -7,10 +7,15 @@ tick_step (PvTimelineRenderer *self)
   return pv_timeline_nice_step (MAX (90.0 / scale (self), 1e-9));
 }
 
-static void
-format_tick (char *buf, gsize n, double v, double step)
+void
+pv_timeline_format_tick (char *buf, gsize n, double v, double step)
 {
   int decimals = step >= 1 ? 0 : (int) ceil (-log10 (step) - 1e-9);
+
+  /* A tick at zero reached from the left (ceil of a small negative) or by
+   * summing steps prints "-0" or "-0.0" otherwise. */
+  if (fabs (v) < step / 2)
+    v = 0;
   g_snprintf (buf, n, "%.*f", decimals, v);
 }
 
@@ -19,7 +24,7 @@ pv_timeline_draw_gridlines (PvTimelineRenderer *self, cairo_t *cr)
 {
   double step = tick_step (self);
   cairo_set_line_width (cr, 1);
-  set_rgba (cr, &c_separator, 0.7);
+  set_rgba (cr, &pal (self)->separator, 0.7);
   for (double t = ceil (self->vp.t0 / step) * step; t <= self->vp.t1; t += step)
     {
       double x = floor (pv_timeline_renderer_time_to_x (self, t)) + 0.5;
@@ -52,28 +57,31 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
   guint64 peak;
   double peak_t = pv_timeline_global_peak_time (m, &peak);
 
-  set_rgb (cr, &c_header_bg);
+  set_rgb (cr, &pal (self)->header_bg);
   cairo_rectangle (cr, 0, 0, self->vp.width, RULER_H);
   cairo_fill (cr);
-  set_rgb (cr, &c_border);
+  set_rgb (cr, &pal (self)->border);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, 0, RULER_H - 0.5);
   cairo_line_to (cr, self->vp.width, RULER_H - 0.5);
   cairo_stroke (cr);
 
   pv_timeline_draw_text (self, cr, FONT_BOLD, m->has_plan ? "schedule time" : "graph order", 10, 11, HEADER_W - 16,
-                         PANGO_ELLIPSIZE_END, &c_text);
+                         PANGO_ELLIPSIZE_END, &pal (self)->text);
   {
+    /* Two or three figures: the label has a header column's width. */
     double visible = self->vp.t1 - self->vp.t0;
-    g_autofree char *span = g_strdup_printf ("1 unit = one kernel · %.6g shown", visible);
-    pv_timeline_draw_text (self, cr, FONT_SMALL, span, 10, 24, HEADER_W - 16, PANGO_ELLIPSIZE_END, &c_dim);
+    g_autofree char *span = visible < 10      ? g_strdup_printf ("1 unit = one kernel · %.2g shown", visible)
+                            : visible < 10000 ? g_strdup_printf ("1 unit = one kernel · %.0f shown", visible)
+                                              : g_strdup_printf ("1 unit = one kernel · %.3gk shown", visible / 1000);
+    pv_timeline_draw_text (self, cr, FONT_SMALL, span, 10, 24, HEADER_W - 16, PANGO_ELLIPSIZE_END, &pal (self)->dim);
   }
 
   cairo_save (cr);
   cairo_rectangle (cr, self->area_x0 - 1, 0, self->area_x1 - self->area_x0 + RIGHT_PAD, RULER_H);
   cairo_clip (cr);
   cairo_set_line_width (cr, 1);
-  set_rgb (cr, &c_faint);
+  set_rgb (cr, &pal (self)->faint);
   if (minor * scale (self) >= 6)
     for (double t = ceil (self->vp.t0 / minor) * minor; t <= self->vp.t1; t += minor)
       {
@@ -82,7 +90,7 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
         cairo_line_to (cr, x, RULER_H);
       }
   cairo_stroke (cr);
-  set_rgb (cr, &c_dim);
+  set_rgb (cr, &pal (self)->dim);
   for (double t = ceil (self->vp.t0 / step) * step; t <= self->vp.t1; t += step)
     {
       double x = floor (pv_timeline_renderer_time_to_x (self, t)) + 0.5;
@@ -93,8 +101,8 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
   for (double t = ceil (self->vp.t0 / step) * step; t <= self->vp.t1; t += step)
     {
       double x = floor (pv_timeline_renderer_time_to_x (self, t)) + 0.5;
-      format_tick (buf, sizeof buf, t, step);
-      pv_timeline_draw_text (self, cr, FONT_SMALL, buf, x + 3, RULER_H - 17, -1, PANGO_ELLIPSIZE_NONE, &c_dim);
+      pv_timeline_format_tick (buf, sizeof buf, t, step);
+      pv_timeline_draw_text (self, cr, FONT_SMALL, buf, x + 3, RULER_H - 17, -1, PANGO_ELLIPSIZE_NONE, &pal (self)->dim);
     }
   if (peak_t >= self->vp.t0 && peak_t <= self->vp.t1)
     {

@@ -2,11 +2,10 @@
 #include "pv-save-file.h"
 #include "pv-timeline-view.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <math.h>
 #include <string.h>
 
+#include "pv-device-menu.h"
 #include "pv-timeline-view-private.h"
 
 G_DEFINE_FINAL_TYPE (PvTimelineView, pv_timeline_view, GTK_TYPE_WIDGET)
@@ -566,6 +565,9 @@ build_move_menu (PvTimelineView *self)
   g_menu_append (section, "Move to New Stream", "timeline.move-nodes(-1)");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
   g_object_unref (section);
+  section = pv_device_menu_new (m, (const int *) self->selected->data, self->selected->len, "timeline.run-on-device");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
   return G_MENU_MODEL (menu);
 }
 
@@ -768,6 +770,15 @@ move_nodes_action (GtkWidget *widget, const char *name, GVariant *param)
   pv_timeline_view_request_move (PV_TIMELINE_VIEW (widget), g_variant_get_int32 (param));
 }
 
+static void
+run_on_device_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  int device, stream;
+
+  g_variant_get (param, "(ii)", &device, &stream);
+  pv_timeline_view_request_run_on_device (PV_TIMELINE_VIEW (widget), device, stream);
+}
+
 /* Menu key, Shift+F10: the menu under the selected kernel (or in the
  * middle when it is out of sight). */
 static void
@@ -802,6 +813,24 @@ show_shortcuts_action (GtkWidget *widget, const char *name, GVariant *param)
 
 /* ---- GtkWidget ---- */
 
+/* The renderer's palette follows the style's text colour: light text is
+ * a dark style (Adwaita:dark, gtk-application-prefer-dark-theme). GTK
+ * redraws the view when its style changes. */
+static void
+follow_style (PvTimelineView *self)
+{
+  GdkRGBA fg;
+  gboolean dark;
+
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  if (dark != self->options.dark)
+    {
+      self->options.dark = dark;
+      pv_timeline_renderer_set_options (self->renderer, &self->options);
+    }
+}
+
 static void
 pv_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -812,6 +841,7 @@ pv_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
   if (self->renderer == NULL || width <= 0 || height <= 0)
     return;
+  follow_style (self);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   /* Dimmed in cairo, not with an opacity node: GTK 4.8's cairo renderer
    * crashed (a write in cairo_paint) fading a banner over an opacity node
@@ -871,7 +901,12 @@ pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboa
   PvTimelineHit hit;
   g_autofree char *text = NULL;
 
-  if (self->renderer == NULL || keyboard_mode || self->dragging)
+  double kx, ky, kw, kh;
+
+  /* The move menu is a child of the view: its own area would otherwise
+   * ask the view for a tooltip and cover the menu with it. */
+  if (self->renderer == NULL || keyboard_mode || self->dragging ||
+      (self->menu && gtk_widget_get_visible (self->menu)))
     return FALSE;
   if (!pv_timeline_renderer_hit_test (self->renderer, x, y, &hit))
     return FALSE;
@@ -879,6 +914,13 @@ pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboa
   if (text == NULL || *text == '\0')
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
+  /* GTK places a tooltip once, where it appeared; leaving its tip area
+   * hides it and the next one appears at the pointer. A kernel's area is
+   * its box; a curve or a bar says something else every few pixels. */
+  if (hit.kind == PV_TIMELINE_HIT_KERNEL && pv_timeline_renderer_get_kernel_rect (self->renderer, hit.index, &kx, &ky, &kw, &kh))
+    gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { (int) kx, (int) ky, MAX ((int) kw, 1), MAX ((int) kh, 1) });
+  else
+    gtk_tooltip_set_tip_area (tooltip, &(GdkRectangle) { x - 6, y - 6, 13, 13 });
   return TRUE;
 }
 
@@ -996,6 +1038,19 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
     g_signal_new ("move-nodes-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_STRV, G_TYPE_INT);
   /**
+   * PvTimelineView::run-on-device-requested:
+   * @nodes: the names of the nodes to move
+   * @device: the device type to run them on (0 CPU, 1 GPU)
+   * @stream: an existing stream of that device, -1 for a new stream on it
+   *
+   * The menu's "Run on" items (or pv_timeline_view_request_run_on_device())
+   * ask for the selected kernels to run on another device; the window
+   * edits the partition config.
+   */
+  signals[RUN_ON_DEVICE_REQUESTED] =
+    g_signal_new ("run-on-device-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_STRV, G_TYPE_INT, G_TYPE_INT);
+  /**
    * PvTimelineView::instant-activated:
    * @time: the schedule time
    * @device: the device of the curve clicked (the first curve's for P)
@@ -1025,6 +1080,7 @@ pv_timeline_view_class_init (PvTimelineViewClass *klass)
   gtk_widget_class_install_action (widget_class, "timeline.pan", "(dd)", pan_action);
   gtk_widget_class_install_action (widget_class, "timeline.show-shortcuts", NULL, show_shortcuts_action);
   gtk_widget_class_install_action (widget_class, "timeline.move-nodes", "i", move_nodes_action);
+  gtk_widget_class_install_action (widget_class, "timeline.run-on-device", "(ii)", run_on_device_action);
   gtk_widget_class_install_action (widget_class, "timeline.context-menu", NULL, context_menu_action);
   gtk_widget_class_install_action (widget_class, "timeline.jump-to-peak", NULL, jump_to_peak_action);
 
@@ -1324,21 +1380,42 @@ pv_timeline_view_set_selected_nodes (PvTimelineView *self, const int *nodes, gui
   set_selection_internal_full (self, &sel, set);
 }
 
+/* The names of the selected kernels, NULL when there are none. */
+static GStrv
+selected_names (PvTimelineView *self)
+{
+  g_autoptr (GStrvBuilder) builder = NULL;
+
+  if (self->model == NULL || self->selected->len == 0)
+    return NULL;
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->selected->len; i++)
+    g_strv_builder_add (builder, self->model->graph->nodes[g_array_index (self->selected, int, i)].name);
+  return g_strv_builder_end (builder);
+}
+
 void
 pv_timeline_view_request_move (PvTimelineView *self, int stream)
 {
-  g_autoptr (GStrvBuilder) builder = NULL;
   g_auto (GStrv) names = NULL;
 
   g_return_if_fail (PV_IS_TIMELINE_VIEW (self));
 
-  if (self->model == NULL || self->selected->len == 0)
-    return;
-  builder = g_strv_builder_new ();
-  for (guint i = 0; i < self->selected->len; i++)
-    g_strv_builder_add (builder, self->model->graph->nodes[g_array_index (self->selected, int, i)].name);
-  names = g_strv_builder_end (builder);
-  g_signal_emit (self, signals[MOVE_NODES_REQUESTED], 0, names, stream);
+  names = selected_names (self);
+  if (names)
+    g_signal_emit (self, signals[MOVE_NODES_REQUESTED], 0, names, stream);
+}
+
+void
+pv_timeline_view_request_run_on_device (PvTimelineView *self, int device, int stream)
+{
+  g_auto (GStrv) names = NULL;
+
+  g_return_if_fail (PV_IS_TIMELINE_VIEW (self));
+
+  names = selected_names (self);
+  if (names)
+    g_signal_emit (self, signals[RUN_ON_DEVICE_REQUESTED], 0, names, device, stream);
 }
 
 void
@@ -1386,27 +1463,19 @@ pv_timeline_view_get_frames_drawn (PvTimelineView *self)
   return self->frames_drawn;
 }
 
-static cairo_status_t
-append_bytes (void *closure, const unsigned char *data, unsigned int length)
-{
-  g_byte_array_append (closure, data, length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
 gboolean
-pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportFormat format, GError **error)
+pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportFormat format, int scale,
+                         const PvTimelineExportInfo *info, GError **error)
 {
   g_autoptr (PvTimelineRenderer) renderer = NULL;
-  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GBytes) bytes = NULL;
   const PvTimelineViewport *vp;
   PvTimelineOptions options;
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-  int width, height, scale;
+  int width, height;
 
   g_return_val_if_fail (PV_IS_TIMELINE_VIEW (self), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  g_return_val_if_fail (scale == 1 || scale == 2, FALSE);
 
   if (self->model == NULL)
     {
@@ -1420,6 +1489,8 @@ pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportForm
   renderer = pv_timeline_renderer_new (self->model);
   options = self->options;
   options.hover.kind = PV_TIMELINE_HIT_NONE;
+  /* A document's figure: light whatever the window's style. */
+  options.dark = FALSE;
   pv_timeline_renderer_set_options (renderer, &options);
   pv_timeline_renderer_set_size (renderer, width, 600);
   pv_timeline_renderer_set_time_range (renderer, vp->t0, vp->t1);
@@ -1427,39 +1498,6 @@ pv_timeline_view_export (PvTimelineView *self, GFile *file, PvTimelineExportForm
   pv_timeline_renderer_set_size (renderer, width, height);
   pv_timeline_renderer_set_time_range (renderer, vp->t0, vp->t1);
 
-  switch (format)
-    {
-    case PV_TIMELINE_EXPORT_PNG:
-      scale = MAX (gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1);
-      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
-      cairo_surface_set_device_scale (surface, scale, scale);
-      break;
-    case PV_TIMELINE_EXPORT_SVG:
-      surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, width, height);
-      break;
-    case PV_TIMELINE_EXPORT_PDF:
-      surface = cairo_pdf_surface_create_for_stream (append_bytes, bytes, width, height);
-      break;
-    default:
-      g_return_val_if_reached (FALSE);
-    }
-
-  cr = cairo_create (surface);
-  pv_timeline_renderer_draw (renderer, cr);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  if (status == CAIRO_STATUS_SUCCESS && format == PV_TIMELINE_EXPORT_PNG)
-    status = cairo_surface_write_to_png_stream (surface, append_bytes, bytes);
-  cairo_surface_finish (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot draw the timeline: %s",
-                   cairo_status_to_string (status));
-      return FALSE;
-    }
-  return pv_save_gfile (file, bytes->data, bytes->len, error);
+  bytes = pv_timeline_export (renderer, format, scale, info, error);
+  return bytes && pv_save_gfile (file, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), error);
 }

@@ -11,12 +11,15 @@
  * Esc clears before the selection.
  * Ctrl/Shift+click gather several kernels; right-click (Menu, Shift+F10)
  * opens a menu that moves them to another stream or a new one: the view
- * emits ::move-nodes-requested(GStrv names, int stream, -1 new) and the
+ * emits ::move-nodes-requested(GStrv names, int stream, -1 new), or for
+ * its "Run on GPU / CPU" items ::run-on-device-requested(GStrv names, int
+ * device, int stream), and the
  * window edits the partition config. */
 #pragma once
 
 #include <gtk/gtk.h>
 
+#include "pv-timeline-export.h"
 #include "pv-timeline-renderer.h"
 
 G_BEGIN_DECLS
@@ -25,11 +28,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PvTimelineView, pv_timeline_view, PV, TIMELINE_VIEW, GtkWidget)
 
-typedef enum {
-  PV_TIMELINE_EXPORT_PNG,
-  PV_TIMELINE_EXPORT_SVG,
-  PV_TIMELINE_EXPORT_PDF,
-} PvTimelineExportFormat;
 
 GtkWidget        *pv_timeline_view_new               (void);
 
@@ -80,6 +78,13 @@ void              pv_timeline_view_set_selected_nodes (PvTimelineView       *sel
  * nothing when no kernel is selected. */
 void              pv_timeline_view_request_move      (PvTimelineView        *self,
                                                       int                    stream);
+/* Emits ::run-on-device-requested for the selected kernels, @device and
+ * @stream (an existing stream of that device, -1: a new one on it), as the
+ * menu's "Run on" items ("timeline.run-on-device", (ii): device, stream)
+ * do; nothing without a selected kernel. */
+void              pv_timeline_view_request_run_on_device (PvTimelineView    *self,
+                                                          int                device,
+                                                          int                stream);
 
 /* The instant marked across the lanes (< 0: none) and the values whose
  * bars are highlighted then (ids, copied). Emits nothing. */
@@ -127,10 +132,14 @@ gboolean          pv_timeline_view_focus_selection   (PvTimelineView        *sel
 guint             pv_timeline_view_get_frames_drawn  (PvTimelineView        *self);
 
 /* The visible time range at the view's width and every row's height, as a
- * picture. Written atomically (a temporary file, then a rename). */
+ * picture under a title line naming @info's model and config, the planner
+ * and the peak (pv_timeline_export()), at @scale 1 or 2. Written atomically
+ * (a temporary file, then a rename). */
 gboolean          pv_timeline_view_export            (PvTimelineView        *self,
                                                       GFile                 *file,
                                                       PvTimelineExportFormat format,
+                                                      int                    scale,
+                                                      const PvTimelineExportInfo *info,
                                                       GError               **error);
 
 G_END_DECLS

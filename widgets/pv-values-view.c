@@ -460,6 +460,14 @@ timeline_selection_cb (PvValuesView *self)
       (self->document && pv_document_get_n_plans (self->document) != self->built_for_plan))
     return;
   sel = pv_timeline_view_get_selection (self->timeline);
+  /* Esc on the timeline: no value is selected any more (a kernel chosen
+   * keeps the row, as a place to come back to). */
+  if (sel->kind == PV_TIMELINE_HIT_NONE)
+    {
+      select_value (self, -1, FALSE);
+      g_clear_pointer (&self->selected_name, g_free);
+      return;
+    }
   if (sel->kind != PV_TIMELINE_HIT_VALUE || sel->id < 0 ||
       (guint) sel->id >= g_list_model_get_n_items (G_LIST_MODEL (self->list)))
     return;
@@ -469,6 +477,19 @@ timeline_selection_cb (PvValuesView *self)
       g_free (self->selected_name);
       self->selected_name = g_strdup (pv_value_row_get_name (row));
     }
+}
+
+/* values.clear-selection (Esc in the page): no row selected, and no value
+ * on the timeline. */
+static void
+clear_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  PvValuesView *self = PV_VALUES_VIEW (widget);
+
+  select_value (self, -1, FALSE);
+  g_clear_pointer (&self->selected_name, g_free);
+  if (self->timeline && pv_timeline_view_get_selection (self->timeline)->kind == PV_TIMELINE_HIT_VALUE)
+    pv_timeline_view_clear_selection (self->timeline);
 }
 
 /* ---- cells ---- */
@@ -745,6 +766,8 @@ pv_values_view_class_init (PvValuesViewClass *klass)
   widget_class->map = pv_values_view_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "pvvaluesview");
+  gtk_widget_class_install_action (widget_class, "values.clear-selection", NULL, clear_selection_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "values.clear-selection", NULL);
 }
 
 static void

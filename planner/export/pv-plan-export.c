@@ -1,7 +1,8 @@
 #include "pv-plan-export.h"
 
-#include <cjson/cJSON.h>
 #include <string.h>
+
+#include "pv-json-writer.h"
 
 const char *
 pv_planner_kind_name (PvPlannerKind kind)
@@ -41,25 +42,25 @@ violation_kind (PvViolationKind kind)
     }
 }
 
-static cJSON *
-checker_json (const PvGraph *g, const PvCheckResult *check)
+static void
+checker_json (PvJsonWriter *w, const PvGraph *g, const PvCheckResult *check)
 {
-  cJSON *obj = cJSON_CreateObject ();
-  cJSON *list = cJSON_AddArrayToObject (obj, "violations");
-
-  cJSON_AddBoolToObject (obj, "ok", check->ok);
+  pv_json_begin_object (w, "checker");
+  pv_json_begin_array (w, "violations");
   for (int i = 0; i < check->n_violations; i++)
     {
       const PvViolation *v = &check->violations[i];
-      cJSON *item = cJSON_CreateObject ();
-      cJSON_AddStringToObject (item, "kind", violation_kind (v->kind));
-      cJSON_AddStringToObject (item, "value", g->values[v->value_a].name);
+      pv_json_begin_object (w, NULL);
+      pv_json_string (w, "kind", violation_kind (v->kind));
+      pv_json_string (w, "value", g->values[v->value_a].name);
       if (v->value_b >= 0)
-        cJSON_AddStringToObject (item, "other_value", g->values[v->value_b].name);
-      cJSON_AddStringToObject (item, "message", v->message);
-      cJSON_AddItemToArray (list, item);
+        pv_json_string (w, "other_value", g->values[v->value_b].name);
+      pv_json_string (w, "message", v->message);
+      pv_json_end_object (w);
     }
-  return obj;
+  pv_json_end_array (w);
+  pv_json_bool (w, "ok", check->ok);
+  pv_json_end_object (w);
 }
 
 static const PvCheckResult *
@@ -102,18 +103,18 @@ step_kind_name (PvOrtStepKind kind)
  * one unit per kernel by default; last_step inclusive): null for values
  * never live in it (weights). */
 static void
-add_live_steps (cJSON *item, const PvSession *s, int v)
+add_live_steps (PvJsonWriter *w, const PvSession *s, int v)
 {
   const PvSpan *span = s->schedule ? &s->schedule->value_spans[v] : NULL;
 
   if (span == NULL || span->start < 0)
     {
-      cJSON_AddNullToObject (item, "first_step");
-      cJSON_AddNullToObject (item, "last_step");
+      pv_json_null (w, "first_step");
+      pv_json_null (w, "last_step");
       return;
     }
-  cJSON_AddNumberToObject (item, "first_step", span->start);
-  cJSON_AddNumberToObject (item, "last_step", span->end == (double) (gint64) span->end ? span->end - 1 : span->end);
+  pv_json_number (w, "first_step", span->start);
+  pv_json_number (w, "last_step", span->end == (double) (gint64) span->end ? span->end - 1 : span->end);
 }
 
 /* Every node of ORT's plan by NodeIndex: its name in a partition config,
@@ -121,69 +122,75 @@ add_live_steps (cJSON *item, const PvSession *s, int v)
  * so that a node's allocations can be matched with ORT's profile, which
  * names nodes by NodeIndex. */
 static void
-ort_nodes_json (cJSON *root, const PvSession *s)
+ort_nodes_json (PvJsonWriter *w, const PvSession *s)
 {
   const PvGraph *g = s->graph;
-  cJSON *nodes = cJSON_AddArrayToObject (root, "nodes");
 
+  pv_json_begin_array (w, "nodes");
   for (int n = 0; n < g->n_nodes; n++)
     {
       const PvNode *node = &g->nodes[n];
-      cJSON *item = cJSON_CreateObject ();
-      cJSON *outputs = cJSON_AddArrayToObject (item, "outputs");
-      cJSON_AddNumberToObject (item, "index", node->ort_index);
       g_autofree char *profile_name = node->name_generated ? g_strdup_printf ("%s_%d", node->op_type, node->ort_index)
                                                            : NULL;
-      cJSON_AddStringToObject (item, "name", node->name);
-      /* ORT's profiler calls an unnamed node <OpType>_<NodeIndex>. */
-      cJSON_AddStringToObject (item, "profile_name", profile_name ? profile_name : node->name);
-      cJSON_AddStringToObject (item, "op", node->op_type);
-      cJSON_AddNumberToObject (item, "stream", s->ort->node_stream[n]);
+      pv_json_begin_object (w, NULL);
+      pv_json_begin_array (w, "outputs");
       for (int k = 0; k < node->n_outputs; k++)
         if (node->outputs[k] >= 0 && g->values[node->outputs[k]].ort_index >= 0)
-          cJSON_AddItemToArray (outputs, cJSON_CreateNumber (g->values[node->outputs[k]].ort_index));
+          pv_json_number (w, NULL, g->values[node->outputs[k]].ort_index);
         else
-          cJSON_AddItemToArray (outputs, cJSON_CreateNull ());
-      cJSON_AddItemToArray (nodes, item);
+          pv_json_null (w, NULL);
+      pv_json_end_array (w);
+      pv_json_number (w, "index", node->ort_index);
+      pv_json_string (w, "name", node->name);
+      /* ORT's profiler calls an unnamed node <OpType>_<NodeIndex>. */
+      pv_json_string (w, "profile_name", profile_name ? profile_name : node->name);
+      pv_json_string (w, "op", node->op_type);
+      pv_json_number (w, "stream", s->ort->node_stream[n]);
+      pv_json_end_object (w);
     }
+  pv_json_end_array (w);
 }
 
 /* What ORT's CPU arena does over the first run (issue #13's schema):
  * per LaunchKernel the profiler's statistics, the run's peaks and what
  * the arena holds at its end, the memory pattern's block for the second
  * run, and the ops whose scratch planviz does not model. */
-static cJSON *
-ort_arena_json (const PvSession *s)
+static void
+ort_arena_json (PvJsonWriter *w, const PvSession *s)
 {
   const PvOrtArenaRun *run = s->ort_run;
-  cJSON *root, *nodes, *ops;
 
   if (run == NULL)
-    return cJSON_CreateNull ();
-  root = cJSON_CreateObject ();
-  nodes = cJSON_AddArrayToObject (root, "nodes");
+    {
+      pv_json_null (w, "ort_arena");
+      return;
+    }
+  pv_json_begin_object (w, "ort_arena");
+  pv_json_begin_array (w, "nodes");
   for (int k = 0; k < run->n_records; k++)
     {
       const PvOrtArenaRecord *r = &run->first[k];
-      cJSON *item = cJSON_CreateObject ();
-      cJSON_AddStringToObject (item, "node", s->graph->nodes[r->node].name);
-      cJSON_AddNumberToObject (item, "requested_in_use", (double) r->requested_in_use);
-      cJSON_AddNumberToObject (item, "in_use", (double) r->in_use);
-      cJSON_AddNumberToObject (item, "held", (double) r->held);
-      cJSON_AddNumberToObject (item, "in_use_peak", (double) r->in_use_peak);
-      cJSON_AddItemToArray (nodes, item);
+      pv_json_begin_object (w, NULL);
+      pv_json_string (w, "node", s->graph->nodes[r->node].name);
+      pv_json_number (w, "requested_in_use", (double) r->requested_in_use);
+      pv_json_number (w, "in_use", (double) r->in_use);
+      pv_json_number (w, "held", (double) r->held);
+      pv_json_number (w, "in_use_peak", (double) r->in_use_peak);
+      pv_json_end_object (w);
     }
-  cJSON_AddNumberToObject (root, "peak_requested", (double) run->peak_requested);
-  cJSON_AddNumberToObject (root, "peak_in_use", (double) run->peak_in_use);
-  cJSON_AddNumberToObject (root, "held", (double) run->held);
+  pv_json_end_array (w);
+  pv_json_number (w, "peak_requested", (double) run->peak_requested);
+  pv_json_number (w, "peak_in_use", (double) run->peak_in_use);
+  pv_json_number (w, "held", (double) run->held);
   if (run->has_pattern)
-    cJSON_AddNumberToObject (root, "pattern_bytes", (double) run->pattern_bytes);
+    pv_json_number (w, "pattern_bytes", (double) run->pattern_bytes);
   else
-    cJSON_AddNullToObject (root, "pattern_bytes");
-  ops = cJSON_AddArrayToObject (root, "unmodelled_ops");
+    pv_json_null (w, "pattern_bytes");
+  pv_json_begin_array (w, "unmodelled_ops");
   for (int i = 0; run->unmodelled_ops[i]; i++)
-    cJSON_AddItemToArray (ops, cJSON_CreateString (run->unmodelled_ops[i]));
-  return root;
+    pv_json_string (w, NULL, run->unmodelled_ops[i]);
+  pv_json_end_array (w);
+  pv_json_end_object (w);
 }
 
 /* A value with no elements (a Slice to nothing): 0 bytes, not unknown. */
@@ -200,117 +207,146 @@ known_empty (const PvSession *s, int value)
  * (dim_value), strings (dim_param) or null (neither), null without a shape;
  * and why it falls short of planviz's, when it does. */
 static void
-ort_shape_json (cJSON *item, const PvSession *s, int value)
+ort_shape_json (PvJsonWriter *w, const PvSession *s, int value)
 {
   const PvOrtValueType *type = pv_ort_shapes_get (s->ort_shapes, s->graph, value);
   g_autofree char *note = pv_ort_shapes_explain (s->ort_shapes, type, pv_shape_info_get (s->shapes, s->graph, value));
-  cJSON *dims;
 
   if (type->rank < 0)
-    cJSON_AddNullToObject (item, "ort_shape");
+    pv_json_null (w, "ort_shape");
   else
     {
-      dims = cJSON_AddArrayToObject (item, "ort_shape");
+      pv_json_begin_array (w, "ort_shape");
       for (int d = 0; d < type->rank; d++)
         if (type->dims[d].kind == PV_ORT_DIM_VALUE)
-          cJSON_AddItemToArray (dims, cJSON_CreateNumber ((double) type->dims[d].value));
+          pv_json_number (w, NULL, (double) type->dims[d].value);
         else if (type->dims[d].kind == PV_ORT_DIM_PARAM)
-          cJSON_AddItemToArray (dims, cJSON_CreateString (type->dims[d].param));
+          pv_json_string (w, NULL, type->dims[d].param);
         else
-          cJSON_AddItemToArray (dims, cJSON_CreateNull ());
+          pv_json_null (w, NULL);
+      pv_json_end_array (w);
     }
   if (note)
-    cJSON_AddStringToObject (item, "ort_shape_note", note);
+    pv_json_string (w, "ort_shape_note", note);
+}
+
+/* A deferred plan's values of no known shape and the ops with no shape
+ * rule behind them. */
+static void
+shapeless_json (PvJsonWriter *w, const PvSession *s)
+{
+  pv_json_begin_array (w, "no_shape_rule");
+  for (int i = 0; s->basis->no_shape_rule && s->basis->no_shape_rule[i]; i++)
+    pv_json_string (w, NULL, s->basis->no_shape_rule[i]);
+  pv_json_end_array (w);
+  pv_json_number (w, "shapeless_values", s->basis->n_shapeless);
+}
+
+static void
+strv_json (PvJsonWriter *w, const char *key, char **strv)
+{
+  pv_json_begin_array (w, key);
+  for (int i = 0; strv && strv[i]; i++)
+    pv_json_string (w, NULL, strv[i]);
+  pv_json_end_array (w);
+}
+
+/* One value of ORT's plan, by OrtValue index. */
+static void
+ort_value_json (PvJsonWriter *w, const PvSession *s, int i)
+{
+  const PvOrtValuePlan *vp = &s->ort->values[i];
+  g_autofree char *device = pv_ort_device_to_string (&vp->location);
+
+  pv_json_begin_object (w, NULL);
+  pv_json_number (w, "index", i);
+  pv_json_string (w, "name", s->graph->values[vp->value].name);
+  pv_json_string (w, "kind", pv_ort_alloc_kind_name (vp->kind));
+  pv_json_number (w, "reused_buffer", vp->reused_buffer);
+  /* ORT 1.30 plans it at random between processes (several streams). */
+  if (vp->order_dependent)
+    pv_json_bool (w, "order_dependent", TRUE);
+  pv_json_number (w, "device", vp->location.type);
+  pv_json_string (w, "location", device);
+  if (s->value_bytes && s->value_bytes[vp->value])
+    pv_json_number (w, "bytes", (double) s->value_bytes[vp->value]);
+  else if (known_empty (s, vp->value))
+    pv_json_number (w, "bytes", 0);
+  else
+    pv_json_null (w, "bytes");
+  add_live_steps (w, s, vp->value);
+  ort_shape_json (w, s, vp->value);
+  pv_json_end_object (w);
+}
+
+static void
+ort_streams_json (PvJsonWriter *w, const PvSession *s)
+{
+  const PvOrtPlan *plan = s->ort;
+
+  pv_json_begin_array (w, "streams");
+  for (int st = 0; st < plan->n_streams; st++)
+    {
+      pv_json_begin_object (w, NULL);
+      pv_json_begin_array (w, "steps");
+      for (int k = 0; k < plan->streams[st].n_steps; k++)
+        {
+          const PvOrtStep *step = &plan->streams[st].steps[k];
+          pv_json_begin_object (w, NULL);
+          pv_json_string (w, "kind", step_kind_name (step->kind));
+          if (step->node >= 0)
+            pv_json_string (w, "node", s->graph->nodes[step->node].name);
+          else
+            pv_json_null (w, "node");
+          pv_json_number (w, "id", step->id);
+          if (s->schedule && s->schedule->step_spans[st][k].start >= 0)
+            {
+              pv_json_number (w, "start", s->schedule->step_spans[st][k].start);
+              pv_json_number (w, "end", s->schedule->step_spans[st][k].end);
+            }
+          pv_json_end_object (w);
+        }
+      pv_json_end_array (w);
+      pv_json_number (w, "device", plan->streams[st].device.type);
+      pv_json_end_object (w);
+    }
+  pv_json_end_array (w);
 }
 
 /* ONNX Runtime's plan: values by OrtValue index, streams and steps, the
  * deallocation plan (issue #4's schema). */
-/* A deferred plan's values of no known shape and the ops with no shape
- * rule behind them. */
 static void
-shapeless_json (cJSON *root, const PvSession *s)
+ort_plan_json (PvJsonWriter *w, const PvSession *s)
 {
-  cJSON *ops = cJSON_AddArrayToObject (root, "no_shape_rule");
-
-  cJSON_AddNumberToObject (root, "shapeless_values", s->basis->n_shapeless);
-  for (int i = 0; s->basis->no_shape_rule && s->basis->no_shape_rule[i]; i++)
-    cJSON_AddItemToArray (ops, cJSON_CreateString (s->basis->no_shape_rule[i]));
-}
-
-static void
-ort_plan_json (cJSON *root, const PvSession *s)
-{
-  const PvGraph *g = s->graph;
   const PvOrtPlan *plan = s->ort;
-  cJSON *values = cJSON_AddArrayToObject (root, "values");
-  cJSON *streams = cJSON_AddArrayToObject (root, "streams");
-  cJSON *actions = cJSON_AddArrayToObject (root, "release_actions");
-  cJSON *release = cJSON_AddObjectToObject (root, "node_release_list");
-  cJSON *notes = cJSON_AddArrayToObject (root, "ort_stdout");
 
-  cJSON_AddBoolToObject (root, "single_stream", plan->single_stream);
+  pv_json_begin_array (w, "values");
   for (int i = 0; i < plan->n_values; i++)
-    {
-      const PvOrtValuePlan *vp = &plan->values[i];
-      cJSON *item = cJSON_CreateObject ();
-      g_autofree char *device = pv_ort_device_to_string (&vp->location);
-      cJSON_AddNumberToObject (item, "index", i);
-      cJSON_AddStringToObject (item, "name", g->values[vp->value].name);
-      cJSON_AddStringToObject (item, "kind", pv_ort_alloc_kind_name (vp->kind));
-      cJSON_AddNumberToObject (item, "reused_buffer", vp->reused_buffer);
-      cJSON_AddNumberToObject (item, "device", vp->location.type);
-      cJSON_AddStringToObject (item, "location", device);
-      if (s->value_bytes && s->value_bytes[vp->value])
-        cJSON_AddNumberToObject (item, "bytes", (double) s->value_bytes[vp->value]);
-      else if (known_empty (s, vp->value))
-        cJSON_AddNumberToObject (item, "bytes", 0);
-      else
-        cJSON_AddNullToObject (item, "bytes");
-      add_live_steps (item, s, vp->value);
-      ort_shape_json (item, s, vp->value);
-      cJSON_AddItemToArray (values, item);
-    }
-  for (int st = 0; st < plan->n_streams; st++)
-    {
-      cJSON *stream = cJSON_CreateObject ();
-      cJSON *steps = cJSON_AddArrayToObject (stream, "steps");
-      cJSON_AddNumberToObject (stream, "device", plan->streams[st].device.type);
-      for (int k = 0; k < plan->streams[st].n_steps; k++)
-        {
-          const PvOrtStep *step = &plan->streams[st].steps[k];
-          cJSON *item = cJSON_CreateObject ();
-          cJSON_AddStringToObject (item, "kind", step_kind_name (step->kind));
-          if (step->node >= 0)
-            cJSON_AddStringToObject (item, "node", g->nodes[step->node].name);
-          else
-            cJSON_AddNullToObject (item, "node");
-          cJSON_AddNumberToObject (item, "id", step->id);
-          if (s->schedule && s->schedule->step_spans[st][k].start >= 0)
-            {
-              cJSON_AddNumberToObject (item, "start", s->schedule->step_spans[st][k].start);
-              cJSON_AddNumberToObject (item, "end", s->schedule->step_spans[st][k].end);
-            }
-          cJSON_AddItemToArray (steps, item);
-        }
-      cJSON_AddItemToArray (streams, stream);
-    }
+    ort_value_json (w, s, i);
+  pv_json_end_array (w);
+  ort_streams_json (w, s);
+  pv_json_begin_array (w, "release_actions");
   for (int i = 0; i < plan->n_release_actions; i++)
     {
-      cJSON *item = cJSON_CreateObject ();
-      cJSON_AddNumberToObject (item, "value", plan->release_actions[i].value_index);
-      cJSON_AddNumberToObject (item, "ref_count", plan->release_actions[i].ref_count);
-      cJSON_AddItemToArray (actions, item);
+      pv_json_begin_object (w, NULL);
+      pv_json_number (w, "value", plan->release_actions[i].value_index);
+      pv_json_number (w, "ref_count", plan->release_actions[i].ref_count);
+      pv_json_end_object (w);
     }
+  pv_json_end_array (w);
+  pv_json_begin_object (w, "node_release_list");
   for (int n = 0; n < plan->n_nodes; n++)
     if (plan->node_release_start[n + 1] > plan->node_release_start[n])
       {
-        cJSON *list = cJSON_AddArrayToObject (release, g->nodes[n].name);
+        pv_json_begin_array (w, s->graph->nodes[n].name);
         for (int k = plan->node_release_start[n]; k < plan->node_release_start[n + 1]; k++)
-          cJSON_AddItemToArray (list, cJSON_CreateNumber (plan->node_release[k]));
+          pv_json_number (w, NULL, plan->node_release[k]);
+        pv_json_end_array (w);
       }
-  for (int i = 0; plan->notes && plan->notes[i]; i++)
-    cJSON_AddItemToArray (notes, cJSON_CreateString (plan->notes[i]));
-  ort_nodes_json (root, s);
+  pv_json_end_object (w);
+  strv_json (w, "ort_stdout", plan->notes);
+  pv_json_bool (w, "single_stream", plan->single_stream);
+  ort_nodes_json (w, s);
 }
 
 gint64 *
@@ -352,126 +388,132 @@ pv_plan_value_places (const PvSession *s, PvPlannerKind kind)
   return place;
 }
 
+/* The ORT planner's fields after "model" (and "subgraph"). */
+static void
+ort_json (PvJsonWriter *w, const PvSession *s)
+{
+  gboolean complete = !s->slots->deferred;
+
+  if (s->ort == NULL)
+    {
+      pv_json_string (w, "status", "refused");
+      pv_json_string (w, "error", s->ort_error ? s->ort_error : "");
+      return;
+    }
+  pv_json_string (w, "status", complete ? "complete" : "deferred");
+  if (complete)
+    {
+      pv_json_number (w, "peak_bytes", (double) s->ort_peak_bytes);
+      pv_json_number (w, "lower_bound_bytes", (double) s->load_bytes);
+      pv_json_number (w, "peak_over_lower_bound",
+                      s->load_bytes ? (double) s->ort_peak_bytes / (double) s->load_bytes : 1.0);
+      pv_json_number (w, "arena_bytes", (double) s->ort_arena->peak_bytes);
+    }
+  else
+    {
+      strv_json (w, "unbound_symbols", s->unbound_symbols);
+      shapeless_json (w, s);
+    }
+  ort_plan_json (w, s);
+  ort_arena_json (w, s);
+  checker_json (w, s->graph, s->ort_check);
+}
+
+/* The slot or arena planner's fields of a complete plan. */
+static void
+own_plan_json (PvJsonWriter *w, const PvSession *s, PvPlannerKind kind)
+{
+  const PvGraph *g = s->graph;
+  const PvLiveness *live = s->slots->liveness;
+
+  pv_json_string (w, "status", "complete");
+  pv_json_number (w, "peak_bytes", (double) peak_of (s, kind));
+  pv_json_number (w, "lower_bound_bytes", (double) s->load_bytes);
+  pv_json_number (w, "peak_over_lower_bound",
+                  s->load_bytes ? (double) peak_of (s, kind) / (double) s->load_bytes : 1.0);
+  pv_json_number (w, "naive_bytes", (double) s->slots->naive_bytes);
+  if (kind == PV_PLANNER_SLOTS)
+    {
+      pv_json_begin_array (w, "slots");
+      for (int i = 0; i < s->slots->n_slots; i++)
+        {
+          pv_json_begin_object (w, NULL);
+          pv_json_number (w, "id", s->slots->slots[i].id);
+          pv_json_number (w, "capacity", (double) s->slots->slots[i].capacity);
+          pv_json_end_object (w);
+        }
+      pv_json_end_array (w);
+      pv_json_begin_object (w, "assignments");
+      for (int i = 0; i < live->n_owners; i++)
+        if (s->slots->slot_of[live->owners[i]] >= 0)
+          pv_json_number (w, g->values[live->owners[i]].name, s->slots->slot_of[live->owners[i]]);
+      pv_json_end_object (w);
+      pv_json_number (w, "savings_ratio", s->slots->savings_ratio);
+    }
+  else
+    {
+      pv_json_begin_object (w, "offsets");
+      for (int i = 0; i < s->n_arena_values; i++)
+        pv_json_number (w, g->values[s->arena_values[i]].name, (double) s->arena->offsets[i]);
+      pv_json_end_object (w);
+      pv_json_number (w, "alignment", (double) PV_DEFAULT_ALIGNMENT);
+      pv_json_string (w, "ordering", s->arena->ordering ? s->arena->ordering : "");
+      pv_json_number (w, "proven_lower_bound_bytes", (double) s->arena->bound_bytes);
+      pv_json_bool (w, "optimal", s->arena->optimal);
+    }
+  /* Per value: what the timeline draws. */
+  pv_json_begin_array (w, "values");
+  for (int i = 0; i < live->n_owners; i++)
+    {
+      int v = live->owners[i];
+      if (s->slots->slot_of[v] < 0)
+        continue;
+      pv_json_begin_object (w, NULL);
+      pv_json_string (w, "name", g->values[v].name);
+      pv_json_number (w, "bytes", (double) s->slots->bytes[v]);
+      pv_json_number (w, "first_step", live->def[v]);
+      pv_json_number (w, "last_step", live->use_end[v]);
+      pv_json_end_object (w);
+    }
+  pv_json_end_array (w);
+  checker_json (w, g, check_of (s, kind));
+}
+
+/* Written as it goes (pv-json-writer.h), in the layout cJSON_Print() gave:
+ * the 95.7k-node model's ORT plan is ~110 MB of JSON. */
 char *
 pv_plan_export_json (const PvSession *s, PvPlannerKind kind)
 {
   const PvGraph *g = s->graph;
-  cJSON *root = cJSON_CreateObject ();
-  char *text;
+  PvJsonWriter w;
 
-  cJSON_AddStringToObject (root, "planner", pv_planner_kind_name (kind));
-  cJSON_AddStringToObject (root, "model", s->model->source_name);
+  pv_json_writer_init (&w);
+  pv_json_begin_object (&w, NULL);
+  pv_json_string (&w, "planner", pv_planner_kind_name (kind));
+  pv_json_string (&w, "model", s->model->source_name);
   if (g->parent)
     {
       /* A body planned on its own (pv_session_new_for_subgraph). */
       g_autofree char *where = g_strdup_printf ("%s %s", g->parent->nodes[g->parent_node].name,
                                                 g->parent_attr ? g->parent_attr : "subgraph");
-      cJSON_AddStringToObject (root, "subgraph", where);
+      pv_json_string (&w, "subgraph", where);
     }
   if (kind == PV_PLANNER_ORT)
-    {
-      if (s->ort == NULL)
-        {
-          cJSON_AddStringToObject (root, "status", "refused");
-          cJSON_AddStringToObject (root, "error", s->ort_error ? s->ort_error : "");
-        }
-      else
-        {
-          gboolean complete = !s->slots->deferred;
-          cJSON_AddStringToObject (root, "status", complete ? "complete" : "deferred");
-          if (complete)
-            {
-              cJSON_AddNumberToObject (root, "peak_bytes", (double) s->ort_peak_bytes);
-              cJSON_AddNumberToObject (root, "lower_bound_bytes", (double) s->load_bytes);
-              cJSON_AddNumberToObject (root, "peak_over_lower_bound",
-                                       s->load_bytes ? (double) s->ort_peak_bytes / (double) s->load_bytes : 1.0);
-              cJSON_AddNumberToObject (root, "arena_bytes", (double) s->ort_arena->peak_bytes);
-            }
-          else
-            {
-              cJSON *symbols = cJSON_AddArrayToObject (root, "unbound_symbols");
-              for (int i = 0; s->unbound_symbols && s->unbound_symbols[i]; i++)
-                cJSON_AddItemToArray (symbols, cJSON_CreateString (s->unbound_symbols[i]));
-              shapeless_json (root, s);
-            }
-          ort_plan_json (root, s);
-          cJSON_AddItemToObject (root, "ort_arena", ort_arena_json (s));
-          cJSON_AddItemToObject (root, "checker", checker_json (g, s->ort_check));
-        }
-    }
+    ort_json (&w, s);
   else if (s->slots->deferred)
     {
-      cJSON *unknown = cJSON_AddArrayToObject (root, "unknown");
-      cJSON *symbols = cJSON_AddArrayToObject (root, "unbound_symbols");
-      cJSON_AddStringToObject (root, "status", "deferred");
+      pv_json_begin_array (&w, "unknown");
       for (int i = 0; i < s->slots->n_unknown; i++)
-        cJSON_AddItemToArray (unknown, cJSON_CreateString (g->values[s->slots->unknown[i]].name));
-      for (int i = 0; s->unbound_symbols && s->unbound_symbols[i]; i++)
-        cJSON_AddItemToArray (symbols, cJSON_CreateString (s->unbound_symbols[i]));
-      shapeless_json (root, s);
+        pv_json_string (&w, NULL, g->values[s->slots->unknown[i]].name);
+      pv_json_end_array (&w);
+      strv_json (&w, "unbound_symbols", s->unbound_symbols);
+      pv_json_string (&w, "status", "deferred");
+      shapeless_json (&w, s);
     }
   else
-    {
-      cJSON *values = cJSON_CreateArray ();
-      cJSON_AddStringToObject (root, "status", "complete");
-      cJSON_AddNumberToObject (root, "peak_bytes", (double) peak_of (s, kind));
-      cJSON_AddNumberToObject (root, "lower_bound_bytes", (double) s->load_bytes);
-      cJSON_AddNumberToObject (root, "peak_over_lower_bound",
-                               s->load_bytes ? (double) peak_of (s, kind) / (double) s->load_bytes : 1.0);
-      cJSON_AddNumberToObject (root, "naive_bytes", (double) s->slots->naive_bytes);
-      if (kind == PV_PLANNER_SLOTS)
-        {
-          cJSON *slots = cJSON_AddArrayToObject (root, "slots");
-          cJSON *assignments = cJSON_AddObjectToObject (root, "assignments");
-          cJSON_AddNumberToObject (root, "savings_ratio", s->slots->savings_ratio);
-          for (int i = 0; i < s->slots->n_slots; i++)
-            {
-              cJSON *slot = cJSON_CreateObject ();
-              cJSON_AddNumberToObject (slot, "id", s->slots->slots[i].id);
-              cJSON_AddNumberToObject (slot, "capacity", (double) s->slots->slots[i].capacity);
-              cJSON_AddItemToArray (slots, slot);
-            }
-          for (int i = 0; i < s->slots->liveness->n_owners; i++)
-            {
-              int v = s->slots->liveness->owners[i];
-              if (s->slots->slot_of[v] >= 0)
-                cJSON_AddNumberToObject (assignments, g->values[v].name, s->slots->slot_of[v]);
-            }
-        }
-      else
-        {
-          cJSON *offsets = cJSON_AddObjectToObject (root, "offsets");
-          cJSON_AddNumberToObject (root, "alignment", (double) PV_DEFAULT_ALIGNMENT);
-          cJSON_AddStringToObject (root, "ordering", s->arena->ordering ? s->arena->ordering : "");
-          cJSON_AddNumberToObject (root, "proven_lower_bound_bytes", (double) s->arena->bound_bytes);
-          cJSON_AddBoolToObject (root, "optimal", s->arena->optimal);
-          for (int i = 0; i < s->n_arena_values; i++)
-            cJSON_AddNumberToObject (offsets, g->values[s->arena_values[i]].name, (double) s->arena->offsets[i]);
-        }
-      /* Per value: what the timeline draws. */
-      for (int i = 0; i < s->slots->liveness->n_owners; i++)
-        {
-          int v = s->slots->liveness->owners[i];
-          cJSON *item;
-          if (s->slots->slot_of[v] < 0)
-            continue;
-          item = cJSON_CreateObject ();
-          cJSON_AddStringToObject (item, "name", g->values[v].name);
-          cJSON_AddNumberToObject (item, "bytes", (double) s->slots->bytes[v]);
-          cJSON_AddNumberToObject (item, "first_step", s->slots->liveness->def[v]);
-          cJSON_AddNumberToObject (item, "last_step", s->slots->liveness->use_end[v]);
-          cJSON_AddItemToArray (values, item);
-        }
-      cJSON_AddItemToObject (root, "values", values);
-      cJSON_AddItemToObject (root, "checker", checker_json (g, check_of (s, kind)));
-    }
-  text = cJSON_Print (root);
-  cJSON_Delete (root);
-  {
-    char *copy = g_strdup (text);
-    cJSON_free (text);
-    return copy;
-  }
+    own_plan_json (&w, s, kind);
+  pv_json_end_object (&w);
+  return pv_json_writer_finish (&w);
 }
 
 static char *
@@ -532,6 +574,27 @@ deferred_text (GString *out, const PvSession *s)
     }
 }
 
+/* The values ORT 1.30 plans at random (several streams on a device), the
+ * first few by name. */
+static void
+order_dependent_text (GString *out, const PvSession *s)
+{
+  const PvOrtPlan *plan = s->ort;
+  int n = 0;
+
+  for (int i = 0; i < plan->n_values; i++)
+    n += plan->values[i].order_dependent;
+  if (n == 0)
+    return;
+  g_string_append_printf (out, "ORT 1.30 plans %d value%s at random (its multi-stream pass walks hash maps seeded per "
+                               "process: another run may allocate %s or reuse another buffer):",
+                          n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+  for (int i = 0, shown = 0; i < plan->n_values && shown < 8; i++)
+    if (plan->values[i].order_dependent)
+      g_string_append_printf (out, "%s %s", shown++ ? "," : "", s->graph->values[plan->values[i].value].name);
+  g_string_append (out, n > 8 ? ", …\n" : "\n");
+}
+
 char *
 pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
 {
@@ -542,7 +605,6 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
                           kind == PV_PLANNER_ORT ? "ONNX Runtime 1.30's" : kind == PV_PLANNER_SLOTS ? "slot" : "arena");
   if (kind == PV_PLANNER_ORT)
     {
-      g_autofree char *ort_text = NULL;
       if (s->ort == NULL)
         {
           g_string_append_printf (out, "no plan: %s\n", s->ort_error ? s->ort_error : "");
@@ -553,6 +615,7 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
       g_string_append_printf (out, "%d logic stream%s%s\n", s->ort->n_streams, s->ort->n_streams == 1 ? "" : "s",
                               s->ort->single_stream ? "" : " (several on one device: ORT disables in-place reuse per "
                                                            "stream, then reuses by serialized shape size)");
+      order_dependent_text (out, s);
       if (!s->slots->deferred)
         {
           g_autofree char *peak = human_bytes (s->ort_peak_bytes), *arena = human_bytes (s->ort_arena->peak_bytes);
@@ -571,8 +634,9 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
         g_string_append_printf (out, "  %s\n", s->ort_check->violations[i].message);
       for (int i = 0; s->ort->notes && s->ort->notes[i]; i++)
         g_string_append_printf (out, "ORT prints: %s\n", s->ort->notes[i]);
-      ort_text = pv_ort_plan_to_ort_text (s->ort);
-      g_string_append_printf (out, "\n%s", ort_text);
+      /* Appended in place: the 95.7k-node model's printout is 27 MB. */
+      g_string_append_c (out, '\n');
+      pv_ort_plan_append_ort_text (s->ort, out);
       return g_string_free (out, FALSE);
     }
   if (s->slots->deferred)
@@ -625,156 +689,4 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
         g_string_append_printf (out, "%" G_GUINT64_FORMAT "\n", s->arena->offsets[arena_index[v]]);
     }
   return g_string_free (out, FALSE);
-}
-
-/* ---- Chrome trace events ---- */
-
-#define US_PER_UNIT 1000.0
-
-static void
-trace_meta (cJSON *events, int pid, int tid, const char *what, const char *name)
-{
-  cJSON *e = cJSON_CreateObject ();
-  cJSON *args = cJSON_AddObjectToObject (e, "args");
-  cJSON_AddStringToObject (e, "ph", "M");
-  cJSON_AddStringToObject (e, "name", what);
-  cJSON_AddNumberToObject (e, "pid", pid);
-  cJSON_AddNumberToObject (e, "tid", tid);
-  cJSON_AddStringToObject (args, "name", name);
-  cJSON_AddItemToArray (events, e);
-}
-
-static void
-trace_slice (cJSON *events, int pid, int tid, double start, double end, const char *name, const char *cat)
-{
-  cJSON *e = cJSON_CreateObject ();
-  cJSON_AddStringToObject (e, "ph", "X");
-  cJSON_AddStringToObject (e, "name", name);
-  cJSON_AddStringToObject (e, "cat", cat);
-  cJSON_AddNumberToObject (e, "pid", pid);
-  cJSON_AddNumberToObject (e, "tid", tid);
-  cJSON_AddNumberToObject (e, "ts", start * US_PER_UNIT);
-  cJSON_AddNumberToObject (e, "dur", MAX (end - start, 0.01) * US_PER_UNIT);
-  cJSON_AddItemToArray (events, e);
-}
-
-static void
-trace_flow (cJSON *events, const char *ph, int id, int tid, double ts, const char *name)
-{
-  cJSON *e = cJSON_CreateObject ();
-  cJSON_AddStringToObject (e, "ph", ph);
-  cJSON_AddStringToObject (e, "name", name);
-  cJSON_AddStringToObject (e, "cat", "sync");
-  cJSON_AddNumberToObject (e, "id", id);
-  cJSON_AddNumberToObject (e, "pid", 1);
-  cJSON_AddNumberToObject (e, "tid", tid);
-  cJSON_AddNumberToObject (e, "ts", ts * US_PER_UNIT);
-  if (ph[0] == 'f')
-    cJSON_AddStringToObject (e, "bp", "e");
-  cJSON_AddItemToArray (events, e);
-}
-
-char *
-pv_plan_export_trace (const PvSession *s, PvPlannerKind kind)
-{
-  const PvGraph *g = s->graph;
-  const PvSchedule *sched = s->schedule;
-  cJSON *root = cJSON_CreateObject ();
-  cJSON *events = cJSON_AddArrayToObject (root, "traceEvents");
-  char *text, *copy;
-
-  cJSON_AddStringToObject (root, "displayTimeUnit", "ms");
-  if (s->ort == NULL || sched == NULL)
-    {
-      cJSON_AddStringToObject (root, "error", s->ort_error ? s->ort_error : "no execution plan");
-      goto done;
-    }
-  trace_meta (events, 1, 0, "process_name", "streams");
-  trace_meta (events, 2, 0, "process_name", kind == PV_PLANNER_ARENA ? "arena rows" :
-                                            kind == PV_PLANNER_SLOTS ? "slots" : "ONNX Runtime buffers");
-  for (int st = 0; st < s->ort->n_streams; st++)
-    {
-      g_autofree char *name = g_strdup_printf ("stream %d · %s", st, s->ort->streams[st].device.type ? "GPU" : "CPU");
-      trace_meta (events, 1, st, "thread_name", name);
-      for (int k = 0; k < s->ort->streams[st].n_steps; k++)
-        {
-          const PvOrtStep *step = &s->ort->streams[st].steps[k];
-          const PvSpan *span = &sched->step_spans[st][k];
-          if (span->start < 0)
-            continue;
-          if (step->kind == PV_ORT_STEP_LAUNCH_KERNEL)
-            trace_slice (events, 1, st, span->start, span->end, g->nodes[step->node].name, g->nodes[step->node].op_type);
-        }
-    }
-  /* Synchronisation as flow arrows: producer's end to the waiting kernel. */
-  for (int e = 0; e < sched->n_sync_edges; e++)
-    {
-      int from = sched->sync_edges[e][0], to = sched->sync_edges[e][1];
-      if (from < 0 || to < 0)
-        continue;
-      trace_flow (events, "s", e + 1, s->ort->node_stream[from], sched->node_spans[from].end - 0.001, "sync");
-      trace_flow (events, "f", e + 1, s->ort->node_stream[to], sched->node_spans[to].start, "sync");
-    }
-  /* Memory tracks. */
-  if (!s->slots->deferred)
-    {
-      /* Arena rows: one per distinct offset, numbered in first-seen order. */
-      g_autoptr (GHashTable) rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-      g_autofree int *arena_index = g_new (int, MAX (g->n_values, 1));
-      for (int v = 0; v < g->n_values; v++)
-        arena_index[v] = -1;
-      for (int i = 0; i < s->n_arena_values; i++)
-        arena_index[s->arena_values[i]] = i;
-      for (int v = 0; v < g->n_values; v++)
-        {
-          gint64 track = -1;
-          const PvSpan *span = &sched->value_spans[v];
-          if (span->start < 0)
-            continue;
-          if (kind == PV_PLANNER_SLOTS)
-            track = s->slots->slot_of[v];
-          else if (kind == PV_PLANNER_ORT && g->values[v].ort_index >= 0)
-            {
-              const PvOrtValuePlan *vp = &s->ort->values[g->values[v].ort_index];
-              if (vp->kind == PV_ORT_ALLOC_ALLOCATE || vp->kind == PV_ORT_ALLOC_REUSE ||
-                  vp->kind == PV_ORT_ALLOC_ALLOCATE_OUTPUT)
-                track = vp->reused_buffer;
-            }
-          else if (kind == PV_PLANNER_ARENA && arena_index[v] >= 0)
-            {
-              gint64 offset = (gint64) s->arena->offsets[arena_index[v]];
-              gpointer row = g_hash_table_lookup (rows, &offset);
-              if (row == NULL)
-                {
-                  row = GINT_TO_POINTER (g_hash_table_size (rows) + 1);
-                  g_hash_table_insert (rows, g_memdup2 (&offset, sizeof offset), row);
-                }
-              track = GPOINTER_TO_INT (row) - 1;
-            }
-          if (track < 0)
-            continue;
-          trace_slice (events, 2, (int) track, span->start, MAX (span->end, span->start + 0.5), g->values[v].name,
-                       "value");
-        }
-    }
-  /* Live bytes per device as counters. */
-  for (int c = 0; c < sched->n_curves; c++)
-    for (int i = 0; i < sched->curves[c].n_points; i++)
-      {
-        cJSON *e = cJSON_CreateObject ();
-        cJSON *args = cJSON_AddObjectToObject (e, "args");
-        g_autofree char *series = g_strdup_printf ("device %d", sched->curves[c].device);
-        cJSON_AddStringToObject (e, "ph", "C");
-        cJSON_AddStringToObject (e, "name", "live bytes");
-        cJSON_AddNumberToObject (e, "pid", 1);
-        cJSON_AddNumberToObject (e, "ts", sched->curves[c].points[i].time * US_PER_UNIT);
-        cJSON_AddNumberToObject (args, series, (double) sched->curves[c].points[i].bytes);
-        cJSON_AddItemToArray (events, e);
-      }
-done:
-  text = cJSON_PrintUnformatted (root);
-  cJSON_Delete (root);
-  copy = g_strdup (text);
-  cJSON_free (text);
-  return copy;
 }

@@ -52,7 +52,15 @@ typedef struct {
    * here holds are those ORT would find SameSize in its bucket, in the
    * same order. */
   WaitList *waiting;
+  gboolean quiet;         /* an order trial: no notes */
+  /* An order trial's randomness (NULL: planviz's own order): the walk's
+   * ties, and the waiting list's order, which ORT keys by NodeArg address
+   * (heap order, not the same in every process). */
+  GRand *order;
+  int *perm, perm_cap;
 } MultiStream;
+
+static void shuffle (GRand *order, int *ids, int n);
 
 /* Room for @need ids in @ids (@n used, @cap there). */
 static int *
@@ -303,7 +311,8 @@ try_reuse_input (MultiStream *m, int node_id)
           if (kernel->alias[i][1] != o || a < 0 || a >= n_inputs || inputs[a] < 0)
             continue;
           /* No kind check: ORT even aliases a pre-existing input here. */
-          add_note (p, inputs[a], out);
+          if (!m->quiet)
+            add_note (p, inputs[a], out);
           stream_reuse (m, inputs[a], out, PV_ORT_REUSE_ALIAS);
           found = TRUE;
         }
@@ -389,8 +398,20 @@ try_reuse_output (MultiStream *m, int node_id)
       if (!shape->has_shape || shape->size_class < 0)
         continue;
       list = &m->waiting[shape->size_class * p->n_locations + p->location[out]];
-      for (int i = list->n - 1; i >= 0 && !got; i--)
+      if (m->order && list->n > 1)
         {
+          if (m->perm_cap < list->n)
+            {
+              m->perm_cap = list->n * 2;
+              m->perm = g_renew (int, m->perm, m->perm_cap);
+            }
+          for (int k = 0; k < list->n; k++)
+            m->perm[k] = k;
+          shuffle (m->order, m->perm, list->n);
+        }
+      for (int k = list->n - 1; k >= 0 && !got; k--)
+        {
+          int i = m->order && list->n > 1 ? m->perm[k] : k;
           int down = list->ids[i], producer = p->producer[down];
           gboolean covered = TRUE;
           if (is_explicit_input (p, out, producer))
@@ -417,52 +438,63 @@ try_reuse_output (MultiStream *m, int node_id)
     }
 }
 
-void
-pv_ort_optimize_multi_stream (PvOrtReuse *p)
+/* Another order ORT may take: its dependence graph is an absl hash map and
+ * its upstream lists hash sets, whose iteration order is seeded per process
+ * (ASLR), so the walk's order among nodes ready together changes from one
+ * process to the next. @order NULL: ascending ids, planviz's plan. */
+static void
+shuffle (GRand *order, int *ids, int n)
 {
-  const PvGraph *graph = p->graph;
-  PvOrtPlan *plan = p->plan;
-  MultiStream m = { 0 };
-  int n_lists = MAX (p->n_classes * p->n_locations, 1);
-  g_autofree int *downstream_count = NULL;
-  g_autofree int *queue = NULL;
-  int head = 0, tail = 0;
+  for (int i = n - 1; order && i > 0; i--)
+    {
+      int j = g_rand_int_range (order, 0, i + 1), t = ids[i];
+      ids[i] = ids[j];
+      ids[j] = t;
+    }
+}
 
-  m.p = p;
-  m.n_nodes = graph->n_nodes;
-  m.n_streams = MAX (plan->n_streams, 1);
-  m.arena = pv_bump_alloc_new ();
-  build_dependence_graph (&m);
-  collect_consumers (&m);
-  m.reused = g_new0 (guint8, MAX (p->n_values, 1));
-  m.waiting = g_new0 (WaitList, n_lists);
+/* Walks the dependence graph from its sinks towards its sources (Kahn on
+ * the reversed edges), TryReuseInput then TryReuseOutput at each node.
+ * Only nodes with upstream nodes are keys of ORT's dependence graph, so
+ * only they can start the walk. @order: see shuffle(). */
+static void
+walk (MultiStream *m, GRand *order)
+{
+  g_autofree int *downstream_count = g_new0 (int, MAX (m->n_nodes, 1));
+  g_autofree int *queue = g_new (int, MAX (m->n_nodes, 1));
+  g_autofree int *up = NULL;
+  int head = 0, tail = 0, max_up = 1;
 
-  /* Walk the dependence graph from its sinks towards its sources (Kahn on
-   * the reversed edges). ORT starts from the sinks in hash-map order and
-   * queues upstream nodes in hash-set order; planviz takes ascending ids.
-   * Only nodes with upstream nodes are keys of ORT's dependence graph, so
-   * only they can start the walk. */
-  downstream_count = g_new0 (int, MAX (m.n_nodes, 1));
-  queue = g_new (int, MAX (m.n_nodes, 1));
-  for (int n = 0; n < m.n_nodes; n++)
-    for (int j = 0; j < m.n_upstream[n]; j++)
-      downstream_count[m.upstream[m.upstream_start[n] + j]]++;
-  for (int n = 0; n < m.n_nodes; n++)
-    if (m.n_upstream[n] > 0 && downstream_count[n] == 0)
+  for (int n = 0; n < m->n_nodes; n++)
+    {
+      max_up = MAX (max_up, m->n_upstream[n]);
+      for (int j = 0; j < m->n_upstream[n]; j++)
+        downstream_count[m->upstream[m->upstream_start[n] + j]]++;
+    }
+  up = g_new (int, max_up);
+  for (int n = 0; n < m->n_nodes; n++)
+    if (m->n_upstream[n] > 0 && downstream_count[n] == 0)
       queue[tail++] = n;
+  shuffle (order, queue, tail);
   while (head < tail)
     {
-      int node_id = queue[head++];
-      const int *up = &m.upstream[m.upstream_start[node_id]];
-      try_reuse_input (&m, node_id);
-      try_reuse_output (&m, node_id);
-      for (int j = 0; j < m.n_upstream[node_id]; j++)
+      int node_id = queue[head++], n_up = m->n_upstream[node_id];
+
+      try_reuse_input (m, node_id);
+      try_reuse_output (m, node_id);
+      memcpy (up, &m->upstream[m->upstream_start[node_id]], sizeof (int) * n_up);
+      shuffle (order, up, n_up);
+      for (int j = 0; j < n_up; j++)
         if (--downstream_count[up[j]] == 0)
           queue[tail++] = up[j];
     }
+}
 
-  /* Point every reuse at the end of its chain. */
-  for (int i = 0; i < p->n_values; i++)
+/* Points every reuse at the end of its chain. */
+static void
+flatten_chains (PvOrtPlan *plan, int n_values)
+{
+  for (int i = 0; i < n_values; i++)
     {
       PvOrtValuePlan *vp = &plan->values[i];
       if (vp->kind != PV_ORT_ALLOC_REUSE)
@@ -471,6 +503,72 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
              && vp->reused_buffer != plan->values[vp->reused_buffer].reused_buffer)
         vp->reused_buffer = plan->values[vp->reused_buffer].reused_buffer;
     }
+}
+
+/* The pass's state back to where it starts: @saved values, consumers from
+ * them, nothing reused or waiting. */
+static void
+reset (MultiStream *m, const PvOrtValuePlan *saved, int n_lists)
+{
+  PvOrtReuse *p = m->p;
+
+  memcpy (p->plan->values, saved, sizeof (PvOrtValuePlan) * (gsize) p->n_values);
+  g_free (m->consumers);
+  collect_consumers (m);
+  memset (m->reused, 0, MAX (p->n_values, 1));
+  for (int l = 0; l < n_lists; l++)
+    m->waiting[l].n = 0;
+}
+
+void
+pv_ort_optimize_multi_stream (PvOrtReuse *p)
+{
+  const PvGraph *graph = p->graph;
+  PvOrtPlan *plan = p->plan;
+  MultiStream m = { 0 };
+  int n_lists = MAX (p->n_classes * p->n_locations, 1), n_values = MAX (p->n_values, 1);
+  g_autofree PvOrtValuePlan *saved = g_memdup2 (plan->values, sizeof (PvOrtValuePlan) * (gsize) n_values);
+  g_autofree int *outcomes = g_new (int, (gsize) 2 * n_values * PV_ORT_ORDER_TRIALS);
+
+  m.p = p;
+  m.n_nodes = graph->n_nodes;
+  m.n_streams = MAX (plan->n_streams, 1);
+  m.arena = pv_bump_alloc_new ();
+  build_dependence_graph (&m);
+  m.reused = g_new0 (guint8, n_values);
+  m.waiting = g_new0 (WaitList, n_lists);
+
+  /* Other orders ORT may walk in (see shuffle()), then planviz's own: a
+   * value planned differently in one of them is one ORT 1.30 plans at
+   * random, from one process to the next. */
+  m.quiet = TRUE;
+  for (int t = 0; t < PV_ORT_ORDER_TRIALS; t++)
+    {
+      g_autoptr (GRand) order = g_rand_new_with_seed (t + 1);
+      int *out = &outcomes[(gsize) 2 * n_values * t];
+
+      reset (&m, saved, n_lists);
+      m.order = order;
+      walk (&m, order);
+      m.order = NULL;
+      flatten_chains (plan, p->n_values);
+      for (int i = 0; i < p->n_values; i++)
+        {
+          out[2 * i] = plan->values[i].kind;
+          out[2 * i + 1] = plan->values[i].reused_buffer;
+        }
+    }
+  m.quiet = FALSE;
+  reset (&m, saved, n_lists);
+  walk (&m, NULL);
+  flatten_chains (plan, p->n_values);
+  for (int t = 0; t < PV_ORT_ORDER_TRIALS; t++)
+    for (int i = 0; i < p->n_values; i++)
+      {
+        const int *out = &outcomes[(gsize) 2 * n_values * t + 2 * i];
+        if (out[0] != (int) plan->values[i].kind || out[1] != plan->values[i].reused_buffer)
+          plan->values[i].order_dependent = TRUE;
+      }
 
   pv_bump_alloc_free (m.arena);
   g_free (m.waiting);
@@ -482,4 +580,5 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
   g_free (m.position);
   g_free (m.reach);
   g_free (m.reused);
+  g_free (m.perm);
 }

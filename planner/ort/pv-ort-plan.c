@@ -673,7 +673,16 @@ append_step (GString *out, const PvOrtPlan *plan, const PvOrtStep *step)
 char *
 pv_ort_plan_to_ort_text (const PvOrtPlan *plan)
 {
-  GString *out = g_string_new ("Allocation Plan:\n(ort_value_idx) output_name : <allocation plan>\n");
+  GString *out = g_string_new (NULL);
+
+  pv_ort_plan_append_ort_text (plan, out);
+  return g_string_free (out, FALSE);
+}
+
+void
+pv_ort_plan_append_ort_text (const PvOrtPlan *plan, GString *out)
+{
+  g_string_append (out, "Allocation Plan:\n(ort_value_idx) output_name : <allocation plan>\n");
 
   for (int i = 0; i < plan->n_values; i++)
     {
@@ -697,5 +706,4 @@ pv_ort_plan_to_ort_text (const PvOrtPlan *plan)
         }
       g_string_append_printf (out, "End logic stream : %d\n", s);
     }
-  return g_string_free (out, FALSE);
 }

@@ -155,6 +155,11 @@ typedef struct {
    * when it never reached a use count of 0 (or the plan is not single-stream:
    * the multi-stream pass has no free list). Only buffers that are roots. */
   int freed_stream, freed_at;
+  /* Several streams on a device: ORT 1.30 plans this value in an order that
+   * changes from one process to the next (its multi-stream pass walks hash
+   * maps seeded per process), and in another order it plans it otherwise
+   * (allocated, or in another buffer). planviz's plan is one of ORT's. */
+  gboolean order_dependent;
 } PvOrtValuePlan;
 
 typedef enum {
@@ -272,5 +277,7 @@ PvOrtPlan *pv_ort_plan_new_on_basis (const PvOrtPlanBasis *basis, const PvStream
 
 /* The plan as ORT's operator<<(pair<plan, session_state>) prints it. */
 char *pv_ort_plan_to_ort_text (const PvOrtPlan *plan);
+/* The same, appended to @out. */
+void pv_ort_plan_append_ort_text (const PvOrtPlan *plan, GString *out);
 
 G_END_DECLS

@@ -57,6 +57,10 @@ pv_ort_reuse_from_external_outputs (const PvOrtReuse *p, int idx)
 
 /* OptimizeReusePlanForMultiStream (pv-ort-multi-stream.c): rewrites the
  * plan of a multi-stream run (whose passes planned no reuse). */
+/* Walk orders tried besides planviz's to find the values ORT plans at
+ * random (PvOrtValuePlan.order_dependent). */
+#define PV_ORT_ORDER_TRIALS 8
+
 void pv_ort_optimize_multi_stream (PvOrtReuse *p);
 
 G_END_DECLS

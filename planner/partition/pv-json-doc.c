@@ -147,205 +147,227 @@ add_key (PvJsonDoc *doc, PvJsonValue *obj, const PvJsonLexer *lx)
   g_ptr_array_add (obj->items, m);
 }
 
+/* The parse in progress: the containers open, innermost last, and the
+ * token in hand. */
+typedef struct {
+  PvJsonDoc *doc;
+  PvJsonLexer lx;
+  GPtrArray *stack;             /* PvJsonValue* */
+  PvJsonToken last;
+} Parser;
+
+/* What the parse does next. */
+typedef enum {
+  NEXT_VALUE,                   /* a value starts at the token in hand */
+  NEXT_CLOSED,                  /* a container just closed: what follows it */
+  NEXT_FAILED,                  /* doc->failed is set */
+} Next;
+
+/* The empty input, as nlohmann words it. */
+static void
+fail_empty (Parser *p, gsize len)
+{
+  PvJsonDoc *doc = p->doc;
+
+  doc->failed = TRUE;
+  doc->ort_error = g_strdup_printf (
+    "[json.exception.parse_error.101] parse error at line %" G_GSIZE_FORMAT ", column %" G_GSIZE_FORMAT
+    ": attempting to parse an empty input; check that your input string or stream contains the expected JSON",
+    p->lx.lines + 1, p->lx.chars_line);
+  doc->error_offset = 0;
+  doc->error = g_strdup (len == 0 ? "the file is empty" : "the file starts with a NUL byte, which ends the input");
+}
+
+/* The value the token in hand starts (an empty container for '{' and
+ * '['), or NULL with doc->failed set. */
+static PvJsonValue *
+scan_value (Parser *p, gsize len)
+{
+  PvJsonDoc *doc = p->doc;
+  PvJsonLexer *lx = &p->lx;
+  gsize at = lx->token_offset;
+  PvJsonValue *v;
+
+  switch (p->last)
+    {
+    case PV_JSON_T_BEGIN_OBJECT: return jval_new (doc, PV_JSON_OBJECT, at);
+    case PV_JSON_T_BEGIN_ARRAY: return jval_new (doc, PV_JSON_ARRAY, at);
+    case PV_JSON_T_TRUE: return jval_new (doc, PV_JSON_TRUE, at);
+    case PV_JSON_T_FALSE: return jval_new (doc, PV_JSON_FALSE, at);
+    case PV_JSON_T_NULL: return jval_new (doc, PV_JSON_NULL, at);
+    case PV_JSON_T_NUMBER:
+      if (!isfinite (g_ascii_strtod (lx->buffer->str, NULL)))
+        {
+          GString *ort = g_string_new ("[json.exception.out_of_range.406] number overflow parsing '");
+          pv_json_lexer_append_last_read (ort, lx);
+          g_string_append_c (ort, '\'');
+          doc->failed = TRUE;
+          doc->ort_error = g_string_free (ort, FALSE);
+          doc->error_offset = at;
+          doc->error = g_strdup_printf ("the number %s is too large for a double", lx->buffer->str);
+          return NULL;
+        }
+      return jval_new (doc, PV_JSON_NUMBER, at);
+    case PV_JSON_T_STRING:
+      v = jval_new (doc, PV_JSON_STRING, at);
+      v->str = string_copy (doc, lx);
+      v->len = lx->string_len;
+      return v;
+    case PV_JSON_T_PARSE_ERROR:
+      parse_fail (doc, lx, p->last, PV_JSON_T_UNINITIALIZED, "value", NULL);
+      return NULL;
+    case PV_JSON_T_END_OF_INPUT:
+      if (lx->chars_total == 1)
+        {
+          fail_empty (p, len);
+          return NULL;
+        }
+      parse_fail (doc, lx, p->last, PV_JSON_T_LITERAL_OR_VALUE, "value", "expected a value");
+      return NULL;
+    default:
+      parse_fail (doc, lx, p->last, PV_JSON_T_LITERAL_OR_VALUE, "value", "expected a value");
+      return NULL;
+    }
+}
+
+/* @v into its parent: an array's next item, or the last key's value. */
+static void
+attach (Parser *p, PvJsonValue *v)
+{
+  PvJsonValue *parent;
+
+  if (p->stack->len == 0)
+    {
+      p->doc->root = v;
+      return;
+    }
+  parent = g_ptr_array_index (p->stack, p->stack->len - 1);
+  if (parent->kind == PV_JSON_ARRAY)
+    g_ptr_array_add (parent->items, v);
+  else
+    ((PvJsonMember *) g_ptr_array_index (parent->items, parent->items->len - 1))->value = v;
+}
+
+/* A key and its ':' in @obj; FALSE (failed) otherwise. The token in hand
+ * is the key; after it, the value's first token. */
+static gboolean
+scan_key (Parser *p, PvJsonValue *obj)
+{
+  if (p->last != PV_JSON_T_STRING)
+    {
+      parse_fail (p->doc, &p->lx, p->last, PV_JSON_T_STRING, "object key", "expected a string key");
+      return FALSE;
+    }
+  add_key (p->doc, obj, &p->lx);
+  if ((p->last = pv_json_lexer_scan (&p->lx)) != PV_JSON_T_NAME_SEPARATOR)
+    {
+      parse_fail (p->doc, &p->lx, p->last, PV_JSON_T_NAME_SEPARATOR, "object separator", "expected ':' after the key");
+      return FALSE;
+    }
+  p->last = pv_json_lexer_scan (&p->lx);
+  return TRUE;
+}
+
+/* Container @v just opened: its first member or item, or its end. */
+static Next
+open_container (Parser *p, PvJsonValue *v)
+{
+  PvJsonToken end = v->kind == PV_JSON_OBJECT ? PV_JSON_T_END_OBJECT : PV_JSON_T_END_ARRAY;
+
+  if ((p->last = pv_json_lexer_scan (&p->lx)) == end)
+    return NEXT_CLOSED;
+  if (v->kind == PV_JSON_OBJECT && !scan_key (p, v))
+    return NEXT_FAILED;
+  g_ptr_array_add (p->stack, v);
+  return NEXT_VALUE;
+}
+
+/* After a value in the innermost open container: ',' and the next value
+ * (and key), or its end. */
+static Next
+continue_container (Parser *p)
+{
+  PvJsonValue *top = g_ptr_array_index (p->stack, p->stack->len - 1);
+  gboolean array = top->kind == PV_JSON_ARRAY;
+
+  if ((p->last = pv_json_lexer_scan (&p->lx)) == PV_JSON_T_VALUE_SEPARATOR)
+    {
+      p->last = pv_json_lexer_scan (&p->lx);
+      return array || scan_key (p, top) ? NEXT_VALUE : NEXT_FAILED;
+    }
+  if (p->last == (array ? PV_JSON_T_END_ARRAY : PV_JSON_T_END_OBJECT))
+    {
+      g_ptr_array_set_size (p->stack, p->stack->len - 1);
+      return NEXT_CLOSED;
+    }
+  if (array)
+    parse_fail (p->doc, &p->lx, p->last, PV_JSON_T_END_ARRAY, "array", "expected ',' or ']' after an array element");
+  else
+    parse_fail (p->doc, &p->lx, p->last, PV_JSON_T_END_OBJECT, "object",
+                "expected ',' or '}' after an object member");
+  return NEXT_FAILED;
+}
+
+/* Strict: nothing but whitespace may follow (a NUL byte ends the input,
+ * and text after it is noted). */
+static void
+check_end (Parser *p, const char *text, gsize len)
+{
+  if ((p->last = pv_json_lexer_scan (&p->lx)) != PV_JSON_T_END_OF_INPUT)
+    {
+      parse_fail (p->doc, &p->lx, p->last, PV_JSON_T_END_OF_INPUT, "value",
+                  "expected the end of the file after the JSON value");
+      return;
+    }
+  if (p->lx.current != 0)
+    return;
+  for (gsize i = p->lx.current_offset + 1; i < len; i++)
+    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r' && text[i] != '\0')
+      {
+        p->doc->nul_end = TRUE;
+        p->doc->nul_offset = p->lx.current_offset;
+        return;
+      }
+}
+
 /* Parses @text as nlohmann::json::parse(stream) does (strict, no comments). */
 void
 pv_json_doc_parse (PvJsonDoc *doc, const char *text, gsize len)
 {
-  PvJsonLexer lx;
   g_autoptr (GPtrArray) stack = g_ptr_array_new ();
-  gboolean skip = FALSE;
-  PvJsonToken last;
+  Parser p = { doc, { 0 }, stack, 0 };
+  Next next = NEXT_VALUE;
 
   doc->arena = pv_bump_alloc_new ();
   doc->containers = g_ptr_array_new_with_free_func (container_free);
-  pv_json_lexer_init (&lx, text, len);
+  pv_json_lexer_init (&p.lx, text, len);
 
-  last = pv_json_lexer_scan (&lx);
-  for (;;)
+  p.last = pv_json_lexer_scan (&p.lx);
+  while (next != NEXT_FAILED)
     {
-      if (!skip)
+      if (next == NEXT_VALUE)
         {
-          PvJsonValue *v = NULL;
-          gsize at = lx.token_offset;
-          gboolean container = FALSE;
-
-          switch (last)
+          PvJsonValue *v = scan_value (&p, len);
+          if (v == NULL)
+            break;
+          attach (&p, v);
+          if (v->kind == PV_JSON_OBJECT || v->kind == PV_JSON_ARRAY)
             {
-            case PV_JSON_T_BEGIN_OBJECT:
-              v = jval_new (doc, PV_JSON_OBJECT, at);
-              container = TRUE;
-              break;
-            case PV_JSON_T_BEGIN_ARRAY:
-              v = jval_new (doc, PV_JSON_ARRAY, at);
-              container = TRUE;
-              break;
-            case PV_JSON_T_NUMBER:
-              {
-                double d = g_ascii_strtod (lx.buffer->str, NULL);
-                if (!isfinite (d))
-                  {
-                    GString *ort = g_string_new ("[json.exception.out_of_range.406] number overflow parsing '");
-                    pv_json_lexer_append_last_read (ort, &lx);
-                    g_string_append_c (ort, '\'');
-                    doc->failed = TRUE;
-                    doc->ort_error = g_string_free (ort, FALSE);
-                    doc->error_offset = at;
-                    doc->error = g_strdup_printf ("the number %s is too large for a double", lx.buffer->str);
-                    goto out;
-                  }
-                v = jval_new (doc, PV_JSON_NUMBER, at);
-              }
-              break;
-            case PV_JSON_T_STRING:
-              v = jval_new (doc, PV_JSON_STRING, at);
-              v->str = string_copy (doc, &lx);
-              v->len = lx.string_len;
-              break;
-            case PV_JSON_T_TRUE:
-              v = jval_new (doc, PV_JSON_TRUE, at);
-              break;
-            case PV_JSON_T_FALSE:
-              v = jval_new (doc, PV_JSON_FALSE, at);
-              break;
-            case PV_JSON_T_NULL:
-              v = jval_new (doc, PV_JSON_NULL, at);
-              break;
-            case PV_JSON_T_PARSE_ERROR:
-              parse_fail (doc, &lx, last, PV_JSON_T_UNINITIALIZED, "value", NULL);
-              goto out;
-            case PV_JSON_T_END_OF_INPUT:
-              if (lx.chars_total == 1)
-                {
-                  doc->failed = TRUE;
-                  doc->ort_error = g_strdup_printf (
-                    "[json.exception.parse_error.101] parse error at line %" G_GSIZE_FORMAT ", column %" G_GSIZE_FORMAT
-                    ": attempting to parse an empty input; check that your input string or stream contains the "
-                    "expected JSON",
-                    lx.lines + 1, lx.chars_line);
-                  doc->error_offset = 0;
-                  doc->error = g_strdup (len == 0 ? "the file is empty"
-                                                  : "the file starts with a NUL byte, which ends the input");
-                  goto out;
-                }
-              parse_fail (doc, &lx, last, PV_JSON_T_LITERAL_OR_VALUE, "value", "expected a value");
-              goto out;
-            default:
-              parse_fail (doc, &lx, last, PV_JSON_T_LITERAL_OR_VALUE, "value", "expected a value");
-              goto out;
-            }
-
-          /* Attach the value to its parent. */
-          if (stack->len == 0)
-            doc->root = v;
-          else
-            {
-              PvJsonValue *parent = g_ptr_array_index (stack, stack->len - 1);
-              if (parent->kind == PV_JSON_ARRAY)
-                g_ptr_array_add (parent->items, v);
-              else
-                ((PvJsonMember *) g_ptr_array_index (parent->items, parent->items->len - 1))->value = v;
-            }
-
-          if (container && v->kind == PV_JSON_OBJECT)
-            {
-              if ((last = pv_json_lexer_scan (&lx)) != PV_JSON_T_END_OBJECT)
-                {
-                  if (last != PV_JSON_T_STRING)
-                    {
-                      parse_fail (doc, &lx, last, PV_JSON_T_STRING, "object key", "expected a string key");
-                      goto out;
-                    }
-                  add_key (doc, v, &lx);
-                  if ((last = pv_json_lexer_scan (&lx)) != PV_JSON_T_NAME_SEPARATOR)
-                    {
-                      parse_fail (doc, &lx, last, PV_JSON_T_NAME_SEPARATOR, "object separator", "expected ':' after the key");
-                      goto out;
-                    }
-                  g_ptr_array_add (stack, v);
-                  last = pv_json_lexer_scan (&lx);
-                  continue;
-                }
-            }
-          else if (container)
-            {
-              if ((last = pv_json_lexer_scan (&lx)) != PV_JSON_T_END_ARRAY)
-                {
-                  g_ptr_array_add (stack, v);
-                  continue;
-                }
+              next = open_container (&p, v);
+              if (next != NEXT_CLOSED)
+                continue;
             }
         }
-      else
-        skip = FALSE;
-
       if (stack->len == 0)
-        break;
-      {
-        PvJsonValue *top = g_ptr_array_index (stack, stack->len - 1);
-        if (top->kind == PV_JSON_ARRAY)
-          {
-            if ((last = pv_json_lexer_scan (&lx)) == PV_JSON_T_VALUE_SEPARATOR)
-              {
-                last = pv_json_lexer_scan (&lx);
-                continue;
-              }
-            if (last == PV_JSON_T_END_ARRAY)
-              {
-                g_ptr_array_set_size (stack, stack->len - 1);
-                skip = TRUE;
-                continue;
-              }
-            parse_fail (doc, &lx, last, PV_JSON_T_END_ARRAY, "array", "expected ',' or ']' after an array element");
-            goto out;
-          }
-        if ((last = pv_json_lexer_scan (&lx)) == PV_JSON_T_VALUE_SEPARATOR)
-          {
-            if ((last = pv_json_lexer_scan (&lx)) != PV_JSON_T_STRING)
-              {
-                parse_fail (doc, &lx, last, PV_JSON_T_STRING, "object key", "expected a string key");
-                goto out;
-              }
-            add_key (doc, top, &lx);
-            if ((last = pv_json_lexer_scan (&lx)) != PV_JSON_T_NAME_SEPARATOR)
-              {
-                parse_fail (doc, &lx, last, PV_JSON_T_NAME_SEPARATOR, "object separator", "expected ':' after the key");
-                goto out;
-              }
-            last = pv_json_lexer_scan (&lx);
-            continue;
-          }
-        if (last == PV_JSON_T_END_OBJECT)
-          {
-            g_ptr_array_set_size (stack, stack->len - 1);
-            skip = TRUE;
-            continue;
-          }
-        parse_fail (doc, &lx, last, PV_JSON_T_END_OBJECT, "object", "expected ',' or '}' after an object member");
-        goto out;
-      }
+        {
+          check_end (&p, text, len);
+          break;
+        }
+      next = continue_container (&p);
     }
-
-  /* Strict: nothing but whitespace may follow (a NUL byte ends the input). */
-  if ((last = pv_json_lexer_scan (&lx)) != PV_JSON_T_END_OF_INPUT)
-    {
-      parse_fail (doc, &lx, last, PV_JSON_T_END_OF_INPUT, "value", "expected the end of the file after the JSON value");
-      goto out;
-    }
-  if (lx.current == 0)
-    {
-      for (gsize i = lx.current_offset + 1; i < len; i++)
-        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r' && text[i] != '\0')
-          {
-            doc->nul_end = TRUE;
-            doc->nul_offset = lx.current_offset;
-            break;
-          }
-    }
-
-out:
   if (doc->failed)
     doc->root = NULL;
-  pv_json_lexer_clear (&lx);
+  pv_json_lexer_clear (&p.lx);
 }
 
 /* nlohmann's type_name(). */

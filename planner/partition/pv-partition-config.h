@@ -164,4 +164,15 @@ gboolean pv_partition_config_move_nodes (const PvGraph *graph, const int *node_d
                                          const char *const *nodes, int stream, const char *device, char **new_text,
                                          GError **error);
 
+/* The device each main-graph node asks for in config @text (@len bytes),
+ * for a window that takes placement from the config (ORT takes it from its
+ * execution providers; the CLI's --device says the same per node): the
+ * "devices" entry of the last stream that lists the node (the one ORT runs
+ * it in), read as a CPU + CUDA ONNX Runtime can honour it: "1" is
+ * PV_DEVICE_GPU, any other entry PV_DEVICE_CPU, and so is a node no stream
+ * lists. A node id -> device array to g_free, or NULL (every node on the
+ * CPU) when @text is no well-formed config (pv_partition_config_move_nodes()'s
+ * rules) or asks for no GPU node. */
+int *pv_partition_config_node_devices (const PvGraph *graph, const char *text, gsize len);
+
 G_END_DECLS

@@ -307,3 +307,45 @@ pv_partition_config_move_nodes (const PvGraph *graph, const int *node_devices, c
   pv_json_doc_clear (&doc);
   return TRUE;
 }
+
+int *
+pv_partition_config_node_devices (const PvGraph *graph, const char *text, gsize len)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GPtrArray) devices = g_ptr_array_new_with_free_func (g_free);
+  g_autofree int *node_devices = NULL;
+  PvJsonDoc doc = { 0 };
+  gboolean any_gpu = FALSE;
+
+  g_return_val_if_fail (graph != NULL, NULL);
+
+  text = text ? text : "";
+  pv_json_doc_parse (&doc, text, len);
+  if (!read_streams (&doc, text, len, names, devices, NULL))
+    {
+      pv_json_doc_clear (&doc);
+      return NULL;
+    }
+  node_devices = g_new0 (int, MAX (graph->n_nodes, 1));
+  /* Later streams win: ORT runs a node listed twice in the last one. */
+  for (guint s = 0; s < names->len; s++)
+    {
+      GPtrArray *list = names->pdata[s];
+      int device = strcmp (devices->pdata[s], "1") == 0 ? PV_DEVICE_GPU : PV_DEVICE_CPU;
+      for (guint k = 0; k < list->len; k++)
+        {
+          int id = pv_graph_find_node (graph, list->pdata[k]);
+          if (id < 0)
+            continue;
+          node_devices[id] = device;
+        }
+    }
+  /* Nodes sharing a name are the one node a config names. */
+  for (int i = 0; i < graph->n_nodes; i++)
+    {
+      node_devices[i] = node_devices[graph->name_owners[i]];
+      any_gpu |= node_devices[i] == PV_DEVICE_GPU;
+    }
+  pv_json_doc_clear (&doc);
+  return any_gpu ? g_steal_pointer (&node_devices) : NULL;
+}

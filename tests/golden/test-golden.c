@@ -16,6 +16,7 @@
 
 #include "render-fixture.h"
 #include "pv-timeline-renderer.h"
+#include "pv-timeline-renderer-private.h"
 
 typedef struct {
   const char *name;
@@ -325,6 +326,46 @@ test_hit_summary_columns (void)
   g_assert_cmpint (found, >=, 15);
 }
 
+/* Byte grid steps are 1, 2, 5, 10 … 500 of a unit, then 1 of the next:
+ * every multiple prints as a round figure. */
+static void
+test_axis_byte_steps (void)
+{
+  static const struct { double raw, step; } steps[] = {
+    { 3, 5 }, { 700, 1024 }, { 1000.0 * 1024, 1024.0 * 1024 }, { 600.0 * 1024, 1024.0 * 1024 },
+    { 400.0 * 1024, 500.0 * 1024 }, { 2.77 * 1024 * 1024, 5.0 * 1024 * 1024 },
+    { 999.0 * 1024 * 1024, 1024.0 * 1024 * 1024 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    g_assert_cmpfloat (pv_timeline_nice_byte_step (steps[i].raw), ==, steps[i].step);
+  for (double raw = 1; raw < 1e13; raw *= 1.37)
+    {
+      double step = pv_timeline_nice_byte_step (raw), unit = 1;
+      while (step >= unit * 1024)
+        unit *= 1024;
+      g_assert_cmpfloat (step, >=, raw);
+      g_assert_cmpfloat (step / unit, <, 1000);
+      g_assert_cmpfloat (fmod (step / unit, 1), ==, 0);
+    }
+}
+
+/* A tick at zero prints "0" whichever side it was reached from. */
+static void
+test_axis_zero_tick (void)
+{
+  char buf[32];
+
+  pv_timeline_format_tick (buf, sizeof buf, -0.0, 5);
+  g_assert_cmpstr (buf, ==, "0");
+  pv_timeline_format_tick (buf, sizeof buf, ceil (-0.3 / 0.5) * 0.5, 0.5);
+  g_assert_cmpstr (buf, ==, "0.0");
+  pv_timeline_format_tick (buf, sizeof buf, 0.1 + 0.2 - 0.3 - 1e-17, 0.1);
+  g_assert_cmpstr (buf, ==, "0.0");
+  pv_timeline_format_tick (buf, sizeof buf, -2.5, 0.5);
+  g_assert_cmpstr (buf, ==, "-2.5");
+}
+
 static void
 test_zoom_clamps (void)
 {
@@ -383,6 +424,8 @@ main (int argc, char **argv)
       g_test_add_func ("/hit/arrows-and-marks", test_hit_arrows_and_marks);
       g_test_add_func ("/hit/summary-columns", test_hit_summary_columns);
       g_test_add_func ("/viewport/zoom-clamps", test_zoom_clamps);
+      g_test_add_func ("/axis/byte-steps", test_axis_byte_steps);
+      g_test_add_func ("/axis/zero-tick", test_axis_zero_tick);
     }
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "pv-recent.h"
 #include "pv-onnx-builder.h"
 
 /* ---- tests ---- */
@@ -339,6 +340,76 @@ test_export (Fixture *fx, gconstpointer data)
     }
 }
 
+/* A PNG's width and height (IHDR) and the text of its tEXt chunk @key
+ * (NULL when absent); FALSE when the chunks do not add up. */
+static gboolean
+read_png (const char *path, guint32 *width, guint32 *height, const char *key, char **text)
+{
+  g_autofree guchar *png = NULL;
+  gsize len = 0, at = 8;
+
+  *text = NULL;
+  if (!g_file_get_contents (path, (char **) &png, &len, NULL) || len < 33 || memcmp (png + 12, "IHDR", 4) != 0)
+    return FALSE;
+  *width = GUINT32_FROM_BE (*(guint32 *) (png + 16));
+  *height = GUINT32_FROM_BE (*(guint32 *) (png + 20));
+  while (at + 12 <= len)
+    {
+      guint32 n = GUINT32_FROM_BE (*(guint32 *) (png + at));
+      if (n > len - at - 12)
+        return FALSE;
+      if (memcmp (png + at + 4, "tEXt", 4) == 0 && n > strlen (key) &&
+          memcmp (png + at + 8, key, strlen (key) + 1) == 0 && *text == NULL)
+        *text = g_strndup ((const char *) png + at + 9 + strlen (key), n - strlen (key) - 1);
+      at += 12 + (gsize) n;
+    }
+  return at == len;
+}
+
+/* Pictures at 1x and 2x (the save dialog's Scale choice), with the model
+ * and the config named in the title and the PNG's tEXt chunks. */
+static void
+test_export_scale (Fixture *fx, gconstpointer data)
+{
+  guint32 w[2], h[2];
+  g_autofree char *model = NULL, *config = NULL, *title = NULL;
+
+  open_model (fx, "wide_branches.onnx", "wide_branches.two-streams.json");
+  for (int scale = 1; scale <= 2; scale++)
+    {
+      g_autofree char *name = g_strdup_printf ("export-%dx.png", scale);
+      g_autofree char *path = g_build_filename (fx->tmpdir, name, NULL);
+      g_autofree char *shot = g_build_filename (screenshot_dir, "gui-export-1x.png", NULL);
+      g_autoptr (GFile) file = g_file_new_for_path (path);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      pv_window_set_export_scale (fx->window, scale);
+      g_assert_cmpint (pv_window_get_export_scale (fx->window), ==, scale);
+      g_assert_true (pv_window_export (fx->window, PV_EXPORT_PNG, file, &error));
+      g_assert_no_error (error);
+      g_clear_pointer (&model, g_free);
+      g_clear_pointer (&config, g_free);
+      g_assert_true (read_png (path, &w[scale - 1], &h[scale - 1], "Model", &model));
+      g_assert_true (read_png (path, &w[scale - 1], &h[scale - 1], "Config", &config));
+      g_assert_cmpstr (model, ==, "wide_branches.onnx");
+      g_assert_cmpstr (config, ==, "wide_branches.two-streams.json");
+      /* Kept for a look. */
+      if (scale == 1 && g_file_get_contents (path, &contents, &len, NULL))
+        g_file_set_contents (shot, contents, (gssize) len, NULL);
+    }
+  g_assert_cmpuint (w[1], ==, 2 * w[0]);
+  g_assert_cmpuint (h[1], ==, 2 * h[0]);
+  {
+    g_autofree char *path = g_build_filename (fx->tmpdir, "export-1x.png", NULL);
+    guint32 ww, hh;
+    g_assert_true (read_png (path, &ww, &hh, "Title", &title));
+    g_assert_true (g_str_has_prefix (title, "wide_branches.onnx \xb7 wide_branches.two-streams.json \xb7 ort planner \xb7 "
+                                            "peak live "));
+  }
+}
+
 static void
 test_navigation (Fixture *fx, gconstpointer data)
 {
@@ -524,6 +595,16 @@ test_close_guard (Fixture *fx, gconstpointer data)
   fx->window = NULL;
 }
 
+/* Whether planviz's Recent list holds @file. */
+static gboolean
+recent_lists (GFile *file)
+{
+  g_auto (GStrv) uris = pv_recent_dup_models (gtk_recent_manager_get_default (), G_MAXUINT);
+  g_autofree char *uri = g_file_get_uri (file);
+
+  return g_strv_contains ((const char *const *) uris, uri);
+}
+
 static void
 test_load_error (Fixture *fx, gconstpointer data)
 {
@@ -531,10 +612,14 @@ test_load_error (Fixture *fx, gconstpointer data)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   PvTimelineModel *before = pv_timeline_view_get_model (fx->view);
 
-  /* Not a model: the window says why and keeps what it showed. */
+  /* Not a model: the window says why and keeps what it showed. The file
+   * chooser records what it opens in Recent; a model that failed leaves. */
   g_assert_true (g_file_set_contents (path, "\x08\x07\x12\xff\xff\xff not protobuf", -1, NULL));
+  pv_recent_add_model (gtk_recent_manager_get_default (), file);
+  g_assert_true (recent_lists (file));
   pv_window_open (fx->window, file, NULL);
   g_assert_true (wait_until (fx, settled));
+  g_assert_false (recent_lists (file));
   g_assert_nonnull (pv_window_get_error (fx->window));
   g_assert_nonnull (strstr (pv_window_get_error (fx->window), "broken.onnx"));
   g_assert_cmpstr (pv_document_get_title (fx->document), ==, "wide_branches.onnx");
@@ -685,6 +770,44 @@ test_one_line_config (Fixture *fx, gconstpointer data)
   g_rmdir (dir);
 }
 
+static gboolean
+timeline_dark (Fixture *fx)
+{
+  return pv_timeline_renderer_get_options (pv_timeline_view_get_renderer (fx->view))->dark;
+}
+
+static gboolean
+timeline_light (Fixture *fx)
+{
+  return !timeline_dark (fx);
+}
+
+/* A dark style (as GNOME's dark preference sets it) darkens the timeline;
+ * exports stay light. */
+static void
+test_dark_style (Fixture *fx, gconstpointer data)
+{
+  GtkSettings *settings = gtk_widget_get_settings (GTK_WIDGET (fx->window));
+  g_autofree char *path = g_build_filename (fx->tmpdir, "dark.svg", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *svg = NULL;
+
+  g_assert_true (timeline_light (fx));
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  g_assert_true (wait_until (fx, timeline_dark));
+  spin (200);
+  save_widget_screenshot (GTK_WIDGET (fx->window), "gui-view-dark-style.png");
+  g_assert_true (pv_window_export (fx->window, PV_EXPORT_SVG, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &svg, NULL, NULL));
+  /* The light view background, not the dark one. */
+  g_assert_null (strstr (svg, "rgb(11.764706%,11.764706%,11.764706%)"));
+  g_assert_nonnull (strstr (svg, "rgb(100%,100%,100%)"));
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  g_assert_true (wait_until (fx, timeline_light));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -706,7 +829,9 @@ main (int argc, char **argv)
   ADD ("/gui/edit/one-line-config", test_one_line_config, NULL);
   ADD ("/gui/save", test_save, NULL);
   ADD ("/gui/export", test_export, NULL);
+  ADD ("/gui/export/scale-and-title", test_export_scale, NULL);
   ADD ("/gui/view/navigation", test_navigation, NULL);
+  ADD ("/gui/view/dark", test_dark_style, NULL);
   ADD ("/gui/bounds", test_bounds, NULL);
   ADD ("/gui/input-value", test_input_value, NULL);
   ADD ("/gui/close-guard", test_close_guard, NULL);

@@ -4,11 +4,13 @@
  * (XTEST) to the window under Xvfb, as a user's devices would; each test
  * checks what the renderer's viewport, selection or hover became. Skips
  * (a TAP skip plan) when xdotool is not installed. */
+#include <gdk/x11/gdkx.h>
 #include <math.h>
 #include <string.h>
 
 #include "gui-fixture.h"
 #include "gui-xdo.h"
+#include "pv-inspector.h"
 
 static void
 move_pointer (Fixture *fx, double x, double y)
@@ -318,6 +320,246 @@ test_click_hover (Fixture *fx, gconstpointer data)
   xdo ("mousemove --sync 1 1");
 }
 
+static gboolean
+tooltip_hidden (Fixture *fx)
+{
+  return !tooltip_shown (fx);
+}
+
+static GtkWidget *
+move_menu (Fixture *fx)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (fx->view)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER_MENU (child))
+      return child;
+  return NULL;
+}
+
+static gboolean
+menu_shown (Fixture *fx)
+{
+  GtkWidget *menu = move_menu (fx);
+  return menu && gtk_widget_get_mapped (menu) && gtk_widget_get_width (menu) > 0;
+}
+
+static gboolean
+menu_gone (Fixture *fx)
+{
+  return !menu_shown (fx);
+}
+
+static char *wanted_text;
+
+static gboolean
+editor_text_is (Fixture *fx)
+{
+  g_autofree char *text = pv_partition_editor_dup_text (fx->editor);
+  return g_strcmp0 (text, wanted_text) == 0;
+}
+
+static int
+tooltip_x (Fixture *fx)
+{
+  return gdk_popup_get_position_x (GDK_POPUP (gtk_native_get_surface (GTK_NATIVE (tooltip_window (fx)))));
+}
+
+/* The tooltip follows the pointer from kernel to kernel; none covers the
+ * move menu; Ctrl+Z on the timeline undoes the menu's move and
+ * Ctrl+Shift+Z redoes it. */
+static void
+test_tooltip_menu_undo (Fixture *fx, gconstpointer data)
+{
+  PvTimelineModel *model = pv_timeline_view_get_model (fx->view);
+  g_autofree char *before = pv_partition_editor_dup_text (fx->editor), *moved = NULL;
+  int k = model->n_kernels / 2, first_x;
+  double x = 0, y = 0, x2 = 0, y2 = 0;
+
+  focus_timeline (fx);
+  g_assert_true (kernel_point (fx, k, &x, &y));
+  g_assert_true (kernel_point (fx, k + 3, &x2, &y2));
+  move_pointer (fx, x - 1, y);
+  move_pointer (fx, x, y);
+  g_assert_true (wait_until (fx, tooltip_shown));
+  first_x = tooltip_x (fx);
+
+  /* Three kernels on: the tooltip goes, and comes back near the pointer. */
+  move_pointer (fx, x2, y2);
+  g_assert_true (wait_until (fx, tooltip_hidden));
+  /* GTK waits for the next motion to time a new one (a hand sends many). */
+  move_pointer (fx, x2 + 1, y2);
+  g_assert_true (wait_until (fx, tooltip_shown));
+  g_test_message ("tooltip at x %d, then %d; the pointer moved %.0f px", first_x, tooltip_x (fx), x2 - x);
+  g_assert_cmpint (tooltip_x (fx) - first_x, >, (int) ((x2 - x) / 2));
+
+  /* The move menu: no tooltip over it, however long the pointer rests. */
+  xdo ("click 3");
+  g_assert_true (wait_until (fx, menu_shown));
+  {
+    /* Over one of its items: GTK asks the item's ancestors, the view among
+     * them, for a tooltip. */
+    GtkWidget *menu = move_menu (fx);
+    double mx, my;
+    g_assert_true (gtk_widget_translate_coordinates (menu, GTK_WIDGET (fx->view), gtk_widget_get_width (menu) / 2.0,
+                                                     gtk_widget_get_height (menu) / 2.0, &mx, &my));
+    move_pointer (fx, mx, my);
+    move_pointer (fx, mx + 1, my);
+  }
+  spin (1200);
+  g_assert_false (tooltip_shown (fx));
+  save_screenshot (fx);
+
+  /* Move to New Stream, then Ctrl+Z and Ctrl+Shift+Z on the timeline. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->view), "timeline.move-nodes", "i", -1));
+  gtk_popover_popdown (GTK_POPOVER (move_menu (fx)));
+  g_assert_true (wait_until (fx, menu_gone));
+  moved = pv_partition_editor_dup_text (fx->editor);
+  g_assert_cmpstr (moved, !=, before);
+  focus_timeline (fx);
+  wanted_text = before;
+  xdo ("key ctrl+z");
+  g_assert_true (wait_until (fx, editor_text_is));
+  wanted_text = moved;
+  xdo ("key ctrl+shift+z");
+  g_assert_true (wait_until (fx, editor_text_is));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (fx->view)));
+  wanted_text = NULL;
+  xdo ("mousemove --sync 1 1");
+}
+
+/* ---- real clicks on buttons ---- */
+
+/* Clicks the middle of @widget with the first button, through the X
+ * server, in whichever toplevel holds it. */
+static void
+click_widget (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t in = GRAPHENE_POINT_INIT (gtk_widget_get_width (widget) / 2.0,
+                                             gtk_widget_get_height (widget) / 2.0), out;
+  double sx = 0, sy = 0;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &out));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  xdo ("mousemove --window %lu --sync %d %d click 1", gdk_x11_surface_get_xid (gtk_native_get_surface (native)),
+       (int) lround (out.x + sx), (int) lround (out.y + sy));
+}
+
+static GtkWidget *
+first_with_class (GtkWidget *root, const char *css_class)
+{
+  if (gtk_widget_has_css_class (root, css_class) && gtk_widget_get_mapped (root))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = first_with_class (child, css_class);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+first_of_type (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = first_of_type (child, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+inspector_link_shown (Fixture *fx)
+{
+  return first_with_class (GTK_WIDGET (fx->window), "pv-link") != NULL;
+}
+
+/* A link in the Inspector, clicked with the pointer: the link's button is
+ * replaced while GTK still handles its click (once a use-after-free that
+ * logged criticals); the timeline selects what the link names. */
+static void
+test_inspector_link_click (Fixture *fx, gconstpointer data)
+{
+  PvTimelineModel *model = pv_timeline_view_get_model (fx->view);
+  PvTimelineSelection kernel = { PV_TIMELINE_HIT_KERNEL, model->kernels[model->n_kernels / 2].node };
+  GtkWidget *inspector = first_of_type (GTK_WIDGET (fx->window), PV_TYPE_INSPECTOR), *link;
+
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (inspector, GTK_TYPE_STACK)), inspector);
+  pv_timeline_view_set_selection (fx->view, &kernel);
+  g_assert_true (wait_until (fx, inspector_link_shown));
+  spin (300);
+  link = first_with_class (GTK_WIDGET (fx->window), "pv-link");
+  target_kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (link), "pv-kind"));
+  target_id = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (link), "pv-id"));
+  g_assert_cmpint (target_kind, ==, PV_TIMELINE_HIT_VALUE);
+  click_widget (link);
+  g_assert_true (wait_until (fx, selection_is));
+  spin (200);
+  /* And on through the next one, from the value to a kernel. */
+  g_assert_true (wait_until (fx, inspector_link_shown));
+  link = first_with_class (GTK_WIDGET (fx->window), "pv-link");
+  target_kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (link), "pv-kind"));
+  target_id = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (link), "pv-id"));
+  click_widget (link);
+  g_assert_true (wait_until (fx, selection_is));
+  spin (200);
+}
+
+static GtkWidget *close_dialog;
+
+static gboolean
+dialog_mapped (Fixture *fx)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  close_dialog = NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && close_dialog == NULL; i++)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_MESSAGE_DIALOG (item) && gtk_widget_get_mapped (GTK_WIDGET (item)))
+        close_dialog = GTK_WIDGET (item);
+    }
+  return close_dialog != NULL;
+}
+
+static GtkWindow *closing;
+
+static gboolean
+window_gone (Fixture *fx)
+{
+  return !gtk_widget_get_visible (GTK_WIDGET (closing));
+}
+
+/* "Discard and Close" clicked with the pointer: the window closes with no
+ * critical (GTK_DEBUG=fatal-criticals makes one fatal). */
+static void
+test_discard_and_close_click (Fixture *fx, gconstpointer data)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (pv_partition_editor_get_buffer (fx->editor));
+  g_autoptr (GtkWindow) window = g_object_ref (GTK_WINDOW (fx->window));
+  GtkTextIter end;
+  GtkWidget *discard;
+
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_insert (buffer, &end, " ", -1);
+  gtk_window_close (window);
+  g_assert_true (wait_until (fx, dialog_mapped));
+  spin (300);
+  discard = first_with_class (close_dialog, "destructive-action");
+  g_assert_nonnull (discard);
+  closing = window;
+  click_widget (discard);
+  g_assert_true (wait_until (fx, window_gone));
+  spin (300);
+  g_signal_handlers_disconnect_by_data (fx->document, fx);
+  fx->window = NULL;
+}
+
 /* ---- main ---- */
 
 int
@@ -331,6 +573,9 @@ main (int argc, char **argv)
   ADD ("/input/keys", test_keys, NULL);
   ADD ("/input/wheel-drag", test_wheel_and_drag, NULL);
   ADD ("/input/click-hover", test_click_hover, NULL);
+  ADD ("/input/tooltip-menu-undo", test_tooltip_menu_undo, NULL);
+  ADD ("/input/inspector-link-click", test_inspector_link_click, NULL);
+  ADD ("/input/discard-and-close-click", test_discard_and_close_click, NULL);
   status = gui_fixture_run ();
   gui_xdo_shutdown ();
   return status;

@@ -303,8 +303,9 @@ test_context_menu (Fixture *fx, gconstpointer data)
         }
     }
   all = g_string_free (labels, FALSE);
-  /* The kernel runs on stream 1: the menu offers stream 0 and a new one. */
-  g_assert_cmpstr (all, ==, "Move to Stream 0 · CPU|Move to New Stream|");
+  /* The kernel runs on stream 1: the menu offers stream 0 and a new one,
+   * and (no stream runs on the GPU) a new stream on the GPU. */
+  g_assert_cmpstr (all, ==, "Move to Stream 0 · CPU|Move to New Stream|Run on GPU (device 1)|");
   spin (300);
   save_popover_png (menu, "move-context-menu-popover.png");
   save_screen_png ("move-context-menu-screen.png");

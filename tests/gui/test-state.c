@@ -3,6 +3,7 @@
  * and Open Partition Config… */
 #include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -483,7 +484,7 @@ test_window_state (Fixture *fx, gconstpointer data)
   GtkWidget *paned = gtk_widget_get_ancestor (GTK_WIDGET (fx->editor), GTK_TYPE_PANED);
   g_autoptr (GKeyFile) keys = NULL;
   g_autofree char *page = NULL;
-  int saved_side, width = 0, height = 0;
+  int saved_side, paned_width, width = 0, height = 0;
   PvWindow *window;
 
   /* Change everything the state keeps. The size as a window manager
@@ -496,6 +497,7 @@ test_window_state (Fixture *fx, gconstpointer data)
   gtk_paned_set_position (GTK_PANED (paned), gtk_widget_get_width (paned) - 600);
   spin (200);
   saved_side = side_pane_width (fx);
+  paned_width = gtk_widget_get_width (paned);
   g_assert_cmpint (saved_side, ==, 600);
   pv_document_set_planner (fx->document, PV_PLANNER_SLOTS);
   pv_document_set_registry (fx->document, PV_REGISTRY_CUDA);
@@ -509,7 +511,8 @@ test_window_state (Fixture *fx, gconstpointer data)
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "width", NULL), ==, 1300);
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "height", NULL), ==, 820);
   g_assert_false (g_key_file_get_boolean (keys, "window", "maximized", NULL));
-  g_assert_cmpint (g_key_file_get_integer (keys, "window", "side-pane-width", NULL), ==, saved_side);
+  g_assert_cmpfloat_with_epsilon (g_key_file_get_double (keys, "window", "side-pane-share", NULL),
+                                  (double) saved_side / paned_width, 1e-9);
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "planner", NULL), ==, PV_PLANNER_SLOTS);
   g_assert_cmpint (g_key_file_get_integer (keys, "window", "registry", NULL), ==, PV_REGISTRY_CUDA);
   page = g_key_file_get_value (keys, "window", "side-page", NULL);
@@ -542,6 +545,40 @@ test_window_state (Fixture *fx, gconstpointer data)
   /* Exactly: no pixel lost per session. */
   g_assert_cmpint (side_pane_width (fx), ==, saved_side);
   g_assert_cmpint (pv_document_get_planner (fx->document), ==, PV_PLANNER_SLOTS);
+
+  /* A narrower window: the side pane keeps its share, not its pixels. */
+  paned = gtk_widget_get_ancestor (GTK_WIDGET (fx->editor), GTK_TYPE_PANED);
+  XResizeWindow (gdk_x11_display_get_xdisplay (gtk_widget_get_display (GTK_WIDGET (fx->window))),
+                 gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (fx->window))), 1000, 820);
+  target_width = 1000;
+  g_assert_true (wait_until (fx, window_width_reached));
+  spin (200);
+  g_test_message ("side pane: %d of %d px, then %d of %d px", saved_side, paned_width, side_pane_width (fx),
+                  gtk_widget_get_width (paned));
+  g_assert_cmpfloat (fabs ((double) side_pane_width (fx) / gtk_widget_get_width (paned) - (double) saved_side / paned_width),
+                     <, 0.01);
+}
+
+static void write_state (const char *contents, gssize len);
+
+/* A share too large for a window is clamped: the timeline keeps a quarter. */
+static void
+test_window_state_clamped (Fixture *fx, gconstpointer data)
+{
+  GtkWidget *paned;
+
+  gtk_window_destroy (GTK_WINDOW (fx->window));
+  write_state ("[window]\nwidth=1200\nheight=800\nside-pane-share=0.97\n", -1);
+  adopt_window (fx, pv_window_new (app));
+  gtk_window_present (GTK_WINDOW (fx->window));
+  target_width = 1200;
+  g_assert_true (wait_until (fx, window_width_reached));
+  open_model (fx, "wide_branches.onnx", NULL);
+  spin (200);
+  paned = gtk_widget_get_ancestor (GTK_WIDGET (fx->editor), GTK_TYPE_PANED);
+  g_test_message ("side pane: %d of %d px", side_pane_width (fx), gtk_widget_get_width (paned));
+  g_assert_cmpint (side_pane_width (fx), <=, gtk_widget_get_width (paned) * 3 / 4 + 1);
+  g_assert_cmpint (side_pane_width (fx), >=, 200);
 }
 
 static void
@@ -554,7 +591,7 @@ test_window_state_hidden_pane (Fixture *fx, gconstpointer data)
   close_window (fx);
   keys = read_state ();
   g_assert_false (g_key_file_get_boolean (keys, "window", "show-side-pane", NULL));
-  g_assert_false (g_key_file_has_key (keys, "window", "side-pane-width", NULL));
+  g_assert_false (g_key_file_has_key (keys, "window", "side-pane-share", NULL));
   adopt_window (fx, pv_window_new (app));
   g_assert_false (get_flag (fx, "show-side-pane"));
   gtk_window_present (GTK_WINDOW (fx->window));
@@ -607,7 +644,7 @@ test_state_corrupt (Fixture *fx, gconstpointer data)
 
   /* Values out of range or of the wrong type: each ignored. */
   write_state ("[window]\nwidth=-5\nheight=99999999\nplanner=7\nregistry=-1\nside-page=nope\n"
-               "side-pane-width=3\ncolour-by-kind=maybe\nshow-reuse-links=12\nmaximized=perhaps\n"
+               "side-pane-share=nan\ncolour-by-kind=maybe\nshow-reuse-links=12\nmaximized=perhaps\n"
                "[partition-configs]\nx=not a uri\n", -1);
   adopt_window (fx, pv_window_new (app));
   assert_defaults (fx);
@@ -847,6 +884,58 @@ test_open_partition_chooser (Fixture *fx, gconstpointer data)
   g_assert_null (pv_document_get_partition_file (fx->document));
 }
 
+/* Export > PNG: the save dialog offers "Double Size (2x)" (off at first),
+ * and ticking it writes the picture at twice the pixels and is kept for the
+ * next export. */
+static void
+test_export_scale_choice (Fixture *fx, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (fx->tmpdir, "chosen.png", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *contents = NULL;
+  GtkWindow *chooser;
+  gsize len = 0;
+
+  g_assert_cmpint (pv_window_get_export_scale (fx->window), ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.export", "s", "png"));
+  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_window_get_title (chooser), ==, "Export the Timeline as PNG");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "double"), ==, "false");
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "double", "true");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "double"), ==, "true");
+  spin (200);
+  save_widget_screenshot (GTK_WIDGET (chooser), "state-export-scale-chooser.png");
+  {
+    g_autoptr (GFile) folder = g_file_new_for_path (fx->tmpdir);
+    g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL));
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "chosen.png");
+    spin (200);
+  }
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  for (int i = 0; i < 100 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
+    spin (50);
+  g_assert_null (pv_window_get_error (fx->window));
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_cmpuint (len, >, 24);
+  g_assert_true (memcmp (contents, "\x89PNG", 4) == 0);
+  g_assert_cmpint (pv_window_get_export_scale (fx->window), ==, 2);
+  /* The view's width (at least 800) doubled. */
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (contents + 16)), >=, 1600);
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (contents + 16)) % 2, ==, 0);
+
+  /* The next export's dialog starts from the last choice. */
+  spin (300);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.export", "s", "svg"));
+  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_window_get_title (chooser), ==, "Export the Timeline as SVG");
+  g_assert_cmpstr (gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "double"), ==, "true");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  spin (200);
+  g_assert_cmpint (pv_window_get_export_scale (fx->window), ==, 2);
+}
+
 /* ---- main ---- */
 
 int
@@ -862,9 +951,11 @@ main (int argc, char **argv)
   ADD ("/state/recent/guard", test_recent_guard, NULL);
   ADD ("/state/window/restore", test_window_state, NULL);
   ADD ("/state/window/hidden-pane", test_window_state_hidden_pane, NULL);
+  ADD ("/state/window/clamped", test_window_state_clamped, "");
   ADD ("/state/window/corrupt", test_state_corrupt, "");
   ADD ("/state/config/remembered", test_config_remembered, NULL);
   ADD ("/state/config/open", test_open_partition, NULL);
   ADD ("/state/config/open-chooser", test_open_partition_chooser, NULL);
+  ADD ("/state/export/scale-choice", test_export_scale_choice, NULL);
   return gui_fixture_run ();
 }

@@ -64,6 +64,16 @@ assert_timeline_of (Fixture *fx, const PvGraph *graph)
     g_assert_cmpint (seen[n], ==, 1);
 }
 
+/* Where the timeline's top edge is in the window. */
+static double
+timeline_top (Fixture *fx)
+{
+  double x, y;
+
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (fx->view), GTK_WIDGET (fx->window), 0, 0, &x, &y));
+  return y;
+}
+
 static void
 test_open_body (Fixture *fx, gconstpointer data)
 {
@@ -72,6 +82,7 @@ test_open_body (Fixture *fx, gconstpointer data)
   PvSummaryView *summary = pv_window_get_summary_view (fx->window);
   const PvGraph *g = main_graph (fx), *body;
   int loop = node_id (g, "/Loop");
+  double top;
 
   /* The main graph: 5 kernels, a bar with one crumb. */
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (bar)));
@@ -82,11 +93,16 @@ test_open_body (Fixture *fx, gconstpointer data)
   gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.subgraph-up", NULL);
   g_assert_cmpuint (pv_subgraph_nav_get_depth (nav), ==, 0);
 
-  /* Selecting the Loop offers its body; other kernels offer nothing. */
+  /* Selecting the Loop offers its body; other kernels offer nothing. The
+   * timeline stays where it was: the bar keeps its height. */
   select_kernel (fx, node_id (g, "/input/MatMul"));
   g_assert_cmpuint (pv_subgraph_bar_get_n_open_buttons (bar), ==, 0);
+  spin (100);
+  top = timeline_top (fx);
   select_kernel (fx, loop);
   g_assert_cmpuint (pv_subgraph_bar_get_n_open_buttons (bar), ==, 1);
+  spin (100);
+  g_assert_cmpfloat (timeline_top (fx), ==, top);
 
   open_body (fx, loop, 0);
   body = g->nodes[loop].subgraphs[0];
@@ -124,6 +140,19 @@ test_open_body (Fixture *fx, gconstpointer data)
     g_assert_nonnull (strstr (text, "/cell/Sigmoid"));
     g_assert_null (strstr (text, "/head/If"));
     cJSON_Delete (root);
+    g_remove (path);
+  }
+  /* The picture's title names the body under the model. */
+  {
+    g_autofree char *path = g_build_filename (fx->tmpdir, "body.svg", NULL);
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+    g_autoptr (GError) error = NULL;
+    g_autofree char *text = NULL, *title = g_strdup_printf ("<title>%s › /Loop body · ", MODEL);
+
+    g_assert_true (pv_window_export (fx->window, PV_EXPORT_SVG, file, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, title));
     g_remove (path);
   }
 }

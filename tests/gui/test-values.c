@@ -422,6 +422,16 @@ test_timeline_selects_row (Fixture *fx, gconstpointer data)
   g_assert_true (g_str_has_prefix (pv_inspector_get_title (inspector (fx)), "Kernel "));
   pv_timeline_view_clear_selection (fx->view);
   g_assert_null (pv_inspector_get_title (inspector (fx)));
+  /* Esc on the timeline (clearing its selection) clears the row too. */
+  g_assert_cmpint (pv_values_view_get_selected_value (values), ==, -1);
+  g_assert_cmpuint (gtk_single_selection_get_selected (pv_values_view_get_selection_model (values)), ==,
+                    GTK_INVALID_LIST_POSITION);
+  /* Esc in the page (its binding) clears both. */
+  pv_timeline_view_set_selection (fx->view, &sel);
+  g_assert_cmpint (pv_values_view_get_selected_value (values), ==, sel.id);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (values), "values.clear-selection", NULL));
+  g_assert_cmpint (pv_values_view_get_selected_value (values), ==, -1);
+  g_assert_cmpint (pv_timeline_view_get_selection (fx->view)->kind, ==, PV_TIMELINE_HIT_NONE);
 
   pv_timeline_view_set_selection (fx->view, &sel);
   show_page (GTK_WIDGET (values));

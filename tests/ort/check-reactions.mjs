@@ -20,6 +20,7 @@
 //   "shared/..." ones, which are relative to DIR (default: ../shared beside
 //   the source tree). Without CONFIG arguments every recorded config runs.
 import fs from 'node:fs';
+import { lastJson } from './json-out.mjs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -76,7 +77,7 @@ function planvizReaction(model, config) {
     return { ort: 'error', message: `planviz-cli exit ${run.status ?? run.signal}: ${(run.stderr || '').trim()}` };
   }
   try {
-    const r = JSON.parse(run.stdout);
+    const r = lastJson(run.stdout);
     const ok = r.ort === 'accepts' && !r.findings.some((f) => f.severity === 'error');
     if ((run.status === 0) !== ok) return { ort: 'error', message: `exit status ${run.status} does not fit the verdict` };
     return { ort: r.ort, message: r.ort_message || '' };

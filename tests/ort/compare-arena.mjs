@@ -21,6 +21,7 @@
 // A model listed in --known-gaps (one "family/name  reason" per line) that
 // does not match is reported as TODO with the reason, not as a failure.
 import fs from 'node:fs';
+import { lastJson } from './json-out.mjs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +75,7 @@ function planvizArena(model) {
   let run = planviz(model, 'json', bounds);
   let plan;
   try {
-    plan = JSON.parse(run.stdout);
+    plan = lastJson(run.stdout);
   } catch (e) {
     return { error: (run.stderr || 'no output').trim().split('\n')[0] };
   }
@@ -105,7 +106,7 @@ function ortProfile(model, bounds) {
   if (run.error && run.error.code === 'ETIMEDOUT') return { error: 'ran over 60 s' };
   if (run.signal) return { error: `ONNX Runtime crashed (${run.signal})` };
   try {
-    return JSON.parse(run.stdout);
+    return lastJson(run.stdout);
   } catch (e) {
     return { error: `no profile: ${(run.stderr || '').split('\n')[0]}` };
   }

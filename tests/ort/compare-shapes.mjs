@@ -15,6 +15,7 @@
 // Usage: node compare-shapes.mjs PLANVIZ_CLI [--bound S=N]… [--json OUT] [--variants KINDS] MODEL.onnx…
 // (--variants: as in compare-allocations.mjs)
 import fs from 'node:fs';
+import { lastJson } from './json-out.mjs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +60,7 @@ const PROFILE_TYPE = { float32: 'float', float64: 'double' };
 function runJson(argv) {
   const run = spawnSync(cli, argv, { encoding: 'utf8', maxBuffer: 1 << 28 });
   try {
-    return JSON.parse(run.stdout);
+    return lastJson(run.stdout);
   } catch (e) {
     return { error: (run.stderr || '').trim() };
   }

@@ -2,6 +2,7 @@
 // dims, float16, dynamic quantization, an If at the top) as test cases, made
 // into a temporary folder. Needs a python3 with the onnx package.
 import fs from 'node:fs';
+import { lastJson } from './json-out.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -22,7 +23,7 @@ export function makeVariants(kinds, models) {
     cleanup();
     return { error: `cannot make variants (python3 with onnx): ${(run?.stderr || run?.error || '').toString().trim().split('\n').pop()}` };
   }
-  const manifest = JSON.parse(run.stdout);
+  const manifest = lastJson(run.stdout);
   const cases = manifest.map((v) => ({
     spec: v.model,
     label: `${path.basename(v.source, '.onnx')} ${v.family}`,

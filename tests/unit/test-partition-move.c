@@ -306,6 +306,60 @@ test_wide_branches_plan (void)
   }
 }
 
+/* The devices a config asks for (pv_partition_config_node_devices): the
+ * last stream listing a node decides, only "1" is the GPU, and a session
+ * given them runs the "1" stream on the GPU. */
+static void
+test_node_devices (void)
+{
+  g_autoptr (PvModel) model = model_chain ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (&error);
+  const char *text = "{\"devices\":[\"0\",\"1\",\"0\",\"2\"],\"streams\":[[\"n0\",\"n1\",\"n5\"],[\"n2\",\"n3\","
+                     "\"ghost\"],[\"n4\",\"n3\"],[\"n5\"]]," DBP "}";
+  const char *gpu = "{\"devices\":[\"0\",\"1\"],\"streams\":[[\"n0\",\"n1\",\"n4\",\"n5\"],[\"n2\",\"n3\"]]," DBP "}";
+  const int expected[] = { 0, 0, 1, 0, 0, 0 };
+  g_autofree int *devices = pv_partition_config_node_devices (model->graph, text, strlen (text));
+  g_autofree int *gpu_devices = pv_partition_config_node_devices (model->graph, gpu, strlen (gpu));
+  PvSessionOptions options = { 0 };
+
+  g_assert_no_error (error);
+  g_assert_nonnull (devices);
+  for (int i = 0; i < 6; i++)
+    g_assert_cmpint (devices[pv_graph_find_node (model->graph, (const char *[]) { "n0", "n1", "n2", "n3", "n4", "n5" }[i])],
+                     ==, expected[i]);
+  /* No GPU node, no config, no JSON: NULL, every node on the CPU. */
+  g_assert_null (pv_partition_config_node_devices (
+    model->graph, "{\"devices\":[\"0\",\"2\"],\"streams\":[[\"n0\",\"n1\",\"n2\"],[\"n3\",\"n4\",\"n5\"]]," DBP "}",
+    strlen ("{\"devices\":[\"0\",\"2\"],\"streams\":[[\"n0\",\"n1\",\"n2\"],[\"n3\",\"n4\",\"n5\"]]," DBP "}")));
+  g_assert_null (pv_partition_config_node_devices (model->graph, "{" DBP "}", strlen ("{" DBP "}")));
+  g_assert_null (pv_partition_config_node_devices (model->graph, "{\"streams\":", 11));
+
+  /* Planned with them, stream 1 is a GPU stream and the config is what ORT
+   * accepts without a finding; without them ORT runs it on the CPU and the
+   * checker says so. */
+  options.partition_text = gpu;
+  options.partition_len = strlen (gpu);
+  options.registry = PV_REGISTRY_CUDA;
+  {
+    g_autoptr (PvSession) cpu = pv_session_new (model, kernels, &options, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (cpu->ort->streams[1].device.type, ==, PV_ORT_DEVICE_CPU);
+    g_assert_cmpint (cpu->partition_check->n_findings, ==, 1);
+    g_assert_nonnull (strstr (cpu->partition_check->findings[0].message, "runs on CPU (0)"));
+  }
+  options.node_devices = gpu_devices;
+  {
+    g_autoptr (PvSession) session = pv_session_new (model, kernels, &options, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (session->partition_check->verdict, ==, PV_ORT_ACCEPTS);
+    g_assert_cmpint (session->partition_check->n_findings, ==, 0);
+    g_assert_cmpint (session->ort->n_streams, ==, 2);
+    g_assert_cmpint (session->ort->streams[0].device.type, ==, PV_ORT_DEVICE_CPU);
+    g_assert_cmpint (session->ort->streams[1].device.type, ==, PV_ORT_DEVICE_GPU);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -319,5 +373,6 @@ main (int argc, char **argv)
   g_test_add_func ("/partition-move/no-streams", test_no_streams);
   g_test_add_func ("/partition-move/errors", test_errors);
   g_test_add_func ("/partition-move/wide-branches-plan", test_wide_branches_plan);
+  g_test_add_func ("/partition-move/node-devices", test_node_devices);
   return g_test_run ();
 }

@@ -5,6 +5,26 @@
 
 #include "gui-fixture.h"
 
+/* Every revealer under @w is done sliding (a screenshot mid-slide shows
+ * a bar half-covered). */
+static gboolean
+revealers_done (GtkWidget *w)
+{
+  if (GTK_IS_REVEALER (w) && gtk_widget_get_mapped (w) &&
+      gtk_revealer_get_child_revealed (GTK_REVEALER (w)) != gtk_revealer_get_reveal_child (GTK_REVEALER (w)))
+    return FALSE;
+  for (GtkWidget *child = gtk_widget_get_first_child (w); child; child = gtk_widget_get_next_sibling (child))
+    if (!revealers_done (child))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+still (Fixture *fx)
+{
+  return settled (fx) && revealers_done (GTK_WIDGET (fx->window));
+}
+
 /* A plan's figures, read straight from its session's records. */
 typedef struct {
   guint64 peak_live, load, reserves;
@@ -134,8 +154,7 @@ test_ghost (Fixture *fx, gconstpointer data)
   g_assert_true (pv_timeline_view_get_ghost (fx->view) == previous);
   options = pv_timeline_renderer_get_options (pv_timeline_view_get_renderer (fx->view));
   g_assert_true (options->ghost == previous);
-  g_assert_true (wait_until (fx, settled));
-  spin (300);
+  g_assert_true (wait_until (fx, still));
   save_widget_screenshot (GTK_WIDGET (fx->window), "compare-ghost-shown.png");
 
   /* The renderer draws it: the curve strip differs with and without. */
@@ -246,8 +265,7 @@ test_bound_then_load (Fixture *fx, gconstpointer data)
   assert_shows (fx, &before, &after);
   pv_plan_compare_set_show_ghost (pv_window_get_plan_compare (fx->window), TRUE);
   g_assert_nonnull (pv_timeline_view_get_ghost (fx->view));
-  g_assert_true (wait_until (fx, settled));
-  spin (300);
+  g_assert_true (wait_until (fx, still));
   save_widget_screenshot (GTK_WIDGET (fx->window), "compare-bound-ghost.png");
 
   open_model (fx, "wide_branches.onnx", NULL);

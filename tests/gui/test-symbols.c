@@ -8,6 +8,26 @@
 #include "gui-fixture.h"
 #include "pv-onnx-builder.h"
 
+/* Every revealer under @w is done sliding (a screenshot mid-slide shows
+ * a bar half-covered). */
+static gboolean
+revealers_done (GtkWidget *w)
+{
+  if (GTK_IS_REVEALER (w) && gtk_widget_get_mapped (w) &&
+      gtk_revealer_get_child_revealed (GTK_REVEALER (w)) != gtk_revealer_get_reveal_child (GTK_REVEALER (w)))
+    return FALSE;
+  for (GtkWidget *child = gtk_widget_get_first_child (w); child; child = gtk_widget_get_next_sibling (child))
+    if (!revealers_done (child))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+still (Fixture *fx)
+{
+  return settled (fx) && revealers_done (GTK_WIDGET (fx->window));
+}
+
 /* The Bounds popover's row label of @symbol: its caption's text. */
 static const char *
 caption_of (GtkWidget *root, const char *symbol)
@@ -77,8 +97,7 @@ test_note_and_popover (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (caption_of (popover, "batch"), ==, "x axis 0 · not set");
   g_assert_cmpstr (caption_of (popover, "seq"), ==, "x axis 1 · not set");
 
-  g_assert_true (wait_until (fx, settled));
-  spin (300);
+  g_assert_true (wait_until (fx, still));
   save_widget_screenshot (GTK_WIDGET (fx->window), "symbols-note.png");
   g_assert_false (gtk_widget_get_mapped (popover));
   /* The note's own button (a click), not only its action. */

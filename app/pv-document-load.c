@@ -287,6 +287,7 @@ install_load (PvDocument *self, LoadData *data)
   self->symbols = g_steal_pointer (&data->symbols);
   g_clear_pointer (&self->bounds, g_hash_table_unref);
   self->bounds = g_steal_pointer (&data->bounds);
+  g_clear_pointer (&self->bounds_set, g_hash_table_unref);
   /* Input values belong to the model they were given for. */
   g_clear_pointer (&self->input_texts, g_hash_table_unref);
   g_clear_pointer (&self->input_values, g_hash_table_unref);

@@ -27,6 +27,7 @@ retired_clear (Retired *r)
 typedef struct _PlanData {
   PvSessionBasis *base;      /* the document's basis */
   GHashTable *bounds;        /* the latest bounds, when they differ from the base's; else NULL */
+  GHashTable *body_bounds;   /* the latest bounds, for the symbols only bodies' sizes mention */
   GHashTable *input_values;  /* the latest input contents (a reference), when the base was inferred
                                 without them: the job infers again; else NULL */
   gboolean reinfer;
@@ -65,6 +66,7 @@ plan_data_free (PlanData *data)
   g_clear_pointer (&data->base, pv_session_basis_unref);
   g_clear_pointer (&data->basis, pv_session_basis_unref);
   g_clear_pointer (&data->bounds, g_hash_table_unref);
+  g_clear_pointer (&data->body_bounds, g_hash_table_unref);
   g_clear_pointer (&data->input_values, g_hash_table_unref);
   g_free (data->partition_text);
   g_clear_pointer (&data->paths, g_ptr_array_unref);
@@ -153,6 +155,30 @@ find_subgraph (const PvGraph *graph, int node, const char *attr)
   return -1;
 }
 
+/* One body; symbols only it mentions that have no bound yet are bound to
+ * 1, as loading binds the main graph's (the document adopts them). */
+static PvSession *
+plan_body (PlanData *data, const PvSession *parent, int node, int index, const PvSessionOptions *options)
+{
+  PvSessionOptions body_options = *options;
+  g_autoptr (GHashTable) bounds = _pv_document_bounds_copy (data->body_bounds);
+  PvSession *session;
+
+  body_options.bounds = bounds;
+  session = pv_session_new_for_subgraph_cancellable (parent, node, index, &body_options, data->cancellable,
+                                                     &data->body_error);
+  if (session == NULL || session->basis->unbound_symbols[0] == NULL)
+    return session;
+  for (int i = 0; session->basis->unbound_symbols[i]; i++)
+    {
+      gint64 one = 1;
+      g_hash_table_replace (bounds, g_strdup (session->basis->unbound_symbols[i]), g_memdup2 (&one, sizeof one));
+    }
+  pv_session_free (session);
+  return pv_session_new_for_subgraph_cancellable (parent, node, index, &body_options, data->cancellable,
+                                                  &data->body_error);
+}
+
 /* Plans every open body, each from the level above, starting at @parent;
  * stops at the first that cannot be planned (body_error says why). */
 static void
@@ -174,8 +200,7 @@ plan_bodies (PlanData *data, const PvSession *parent, const PvSessionOptions *op
                        "“%s” %s is no longer in the model", path->node_name, path->attr);
           return;
         }
-      session = pv_session_new_for_subgraph_cancellable (parent, node, index, options, data->cancellable,
-                                                         &data->body_error);
+      session = plan_body (data, parent, node, index, options);
       if (session == NULL)
         return;
       body = _pv_document_body_path_new (path->node_name, path->attr);
@@ -310,6 +335,9 @@ install_session (PvDocument *self, PlanData *data)
   if (_pv_document_session_is_valid (session))
     {
       PvSession *old_plan = self->plan_session;
+      /* The plan shown until now is what the comparison starts from. */
+      if (old_plan && old_plan != session)
+        _pv_document_remember_previous (self, old_plan, g_steal_pointer (&self->timeline));
       g_clear_pointer (&self->timeline, pv_timeline_model_unref);
       self->plan_session = session;
       self->gpu_requested = data->gpu_requested;
@@ -342,10 +370,11 @@ install_bodies (PvDocument *self, PlanData *data)
 
 static void start_job (PvDocument *self, gboolean plan_main);
 
-/* Input values can make symbols appear or vanish: the document's symbols
- * and bounds follow the basis a job inferred (new ones bound to 1). */
+/* Input values can make symbols appear or vanish: the document's bounds
+ * follow the basis a job inferred (new ones bound to 1);
+ * _pv_document_update_symbols() then lists them. */
 static void
-adopt_symbols (PvDocument *self)
+adopt_bounds (PvDocument *self)
 {
   const char *const *symbols = (const char *const *) self->basis->symbols;
 
@@ -356,11 +385,6 @@ adopt_symbols (PvDocument *self)
         gint64 one = 1;
         g_hash_table_replace (self->bounds, g_strdup (symbols[i]), g_memdup2 (bound ? bound : &one, sizeof one));
       }
-  if (g_strv_equal ((const char *const *) self->symbols, symbols))
-    return;
-  g_strfreev (self->symbols);
-  self->symbols = g_strdupv ((char **) symbols);
-  g_signal_emit (self, _pv_document_signals[PV_DOCUMENT_SIGNAL_SYMBOLS_CHANGED], 0);
 }
 
 /* Same symbols, same values. */
@@ -400,12 +424,14 @@ finish_plan (PvDocument *self, PlanData *data)
           self->basis = g_steal_pointer (&data->basis);
           if (data->reinfer)
             self->basis_values_generation = data->values_generation;
-          adopt_symbols (self);
+          adopt_bounds (self);
         }
       if (data->plan_main)
         install_session (self, data);
       if (data->bodies_planned)
         install_bodies (self, data);
+      /* The basis's symbols and the open bodies' own. */
+      _pv_document_update_symbols (self);
       self->cancelled = FALSE;
       self->n_plans++;
       g_signal_emit (self, _pv_document_signals[PV_DOCUMENT_SIGNAL_PLAN_CHANGED], 0);
@@ -445,6 +471,7 @@ start_job (PvDocument *self, gboolean plan_main)
   data->base = pv_session_basis_ref (self->basis);
   if (!bounds_equal (self->bounds, self->basis->bounds))
     data->bounds = _pv_document_bounds_copy (self->bounds);
+  data->body_bounds = _pv_document_bounds_copy (self->bounds);
   /* The basis was inferred with the input values of its generation. */
   if (self->values_generation != self->basis_values_generation)
     {
@@ -539,8 +566,10 @@ _pv_document_clear_plans (PvDocument *self)
   if (plan && plan != session)
     pv_session_free (plan);
   g_clear_pointer (&self->timeline, pv_timeline_model_unref);
+  _pv_document_clear_previous (self);
   g_clear_pointer (&self->bodies, g_ptr_array_unref);
   g_clear_pointer (&self->basis, pv_session_basis_unref);
+  _pv_document_symbols_changed (self);
   g_clear_error (&self->plan_error);
   g_clear_error (&self->body_error);
 }

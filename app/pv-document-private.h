@@ -4,6 +4,7 @@
 #pragma once
 
 #include "pv-document.h"
+#include "pv-session-figures.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,18 @@ struct _PvDocument
   GPtrArray *bodies;         /* PvBodyPlan*, level 1 first: the open bodies, planned from plan_session */
   GError *body_error;        /* why bodies stop short of what was opened, NULL otherwise */
   guint n_plans;
+
+  /* What the latest re-plan of the main graph changed (pv-document-compare.c):
+   * the figures and timeline of the plan shown before it; serial 0: none
+   * since the load. */
+  PvSessionFigures previous_figures;
+  PvTimelineModel *previous_timeline;
+  guint comparison_serial;
+  /* Symbols whose bound pv_document_set_bound() gave (the others have the
+   * 1 the document gave them), and where each symbol comes from, made when
+   * first asked (pv-document-symbols.c); NULL: not yet. */
+  GHashTable *bounds_set;
+  GHashTable *symbol_origins;
 
   /* Planning runs in a thread, one job at a time. Every input change bumps
    * plan_generation and cancels the job in flight; a job's plan is
@@ -137,6 +150,21 @@ void             _pv_document_arena_settings    (PvOrtArenaSettings *settings);
  * 32 at any size. */
 #define PV_DOCUMENT_ORDER_TRIAL_BUDGET 80000
 int              _pv_document_order_trials      (const PvGraph *graph);
+/* pv-document-compare.c: a new plan session replaces @old_plan (drawn as
+ * @old_timeline, whose reference it takes): remembers them for the
+ * comparison. */
+void             _pv_document_remember_previous (PvDocument      *self,
+                                                 const PvSession *old_plan,
+                                                 PvTimelineModel *old_timeline);
+/* Forgets the comparison (a load). */
+void             _pv_document_clear_previous    (PvDocument *self);
+/* pv-document-symbols.c: the symbols or their bases changed: origins are
+ * made again when next asked. */
+void             _pv_document_symbols_changed   (PvDocument *self);
+/* The document's symbols: the basis's and the open bodies' (symbols new
+ * to it get the bound the worker used, 1); emits symbols-changed when
+ * they changed. */
+void             _pv_document_update_symbols    (PvDocument *self);
 gboolean         _pv_document_read_partition_text (GFile        *file,
                                                    GCancellable *cancellable,
                                                    char        **text,

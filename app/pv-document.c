@@ -132,6 +132,7 @@ pv_document_finalize (GObject *object)
   g_clear_pointer (&self->partition_text, g_free);
   g_clear_pointer (&self->symbols, g_strfreev);
   g_clear_pointer (&self->bounds, g_hash_table_unref);
+  g_clear_pointer (&self->bounds_set, g_hash_table_unref);
   g_clear_pointer (&self->input_texts, g_hash_table_unref);
   g_clear_pointer (&self->input_values, g_hash_table_unref);
   g_clear_pointer (&self->load_stage, g_free);
@@ -422,13 +423,22 @@ pv_document_set_bound (PvDocument *self, const char *symbol, gint64 value)
   g_return_if_fail (symbol != NULL);
   g_return_if_fail (value >= 0);
 
+  /* Set, even to the value it had: the user chose it. */
+  if (self->bounds_set == NULL)
+    self->bounds_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_add (self->bounds_set, g_strdup (symbol));
   old = g_hash_table_lookup (self->bounds, symbol);
   if (old && *old == value)
     return;
   /* Shapes do not depend on bounds: the job makes a basis with the new
    * bounds that shares the inference, maps and lifetimes. */
   g_hash_table_replace (self->bounds, g_strdup (symbol), g_memdup2 (&value, sizeof value));
-  _pv_document_replan (self);
+  /* A symbol only open bodies' sizes mention: the main plan stays. */
+  if (self->basis && !g_strv_contains ((const char *const *) self->basis->symbols, symbol) && self->bodies &&
+      self->bodies->len > 0)
+    _pv_document_replan_bodies (self);
+  else
+    _pv_document_replan (self);
 }
 
 const char *
@@ -691,6 +701,9 @@ pv_document_close_bodies (PvDocument *self, guint depth)
     return;
   g_ptr_array_set_size (self->bodies, depth);
   g_clear_error (&self->body_error);
+  /* Symbols only the closed bodies mention leave the Bounds popover (their
+   * bounds stay, for when they open again). */
+  _pv_document_update_symbols (self);
   /* What is left is planned already; a job in flight would bring the
    * closed levels back. */
   if (self->plan_running)

@@ -26,6 +26,7 @@
 
 #include "pv-plan-export.h"
 #include "pv-session.h"
+#include "pv-session-figures.h"
 #include "pv-timeline-model.h"
 
 G_BEGIN_DECLS
@@ -98,6 +99,17 @@ void                 pv_document_set_bound               (PvDocument           *
                                                           const char           *symbol,
                                                           gint64                value);
 
+/* TRUE when @symbol's bound is the 1 the document gave it (at load, or as
+ * input values or an open body brought the symbol), not one
+ * pv_document_set_bound() set. */
+gboolean             pv_document_get_bound_is_default    (PvDocument           *self,
+                                                          const char           *symbol);
+/* Where @symbol comes from: "x axis 2" (a graph input's dim), "made by
+ * NonZero “/nz”" (an op rule's), "x axis 0 (body input)"; NULL when
+ * neither is found. */
+const char          *pv_document_get_symbol_origin       (PvDocument           *self,
+                                                          const char           *symbol);
+
 /* Known contents of graph input @input as text ("16000", "1,2"), NULL when
  * unknown. Setting one (NULL or "" forgets it) re-plans with shapes that
  * fold what depends on it (an If on a sample rate); FALSE with @error when
@@ -164,6 +176,20 @@ const PvSession     *pv_document_find_session            (PvDocument           *
 /* Why the planned levels stop short of what was opened (a body gone from a
  * reloaded model, a parent ORT would not run), NULL otherwise. */
 const GError        *pv_document_get_body_error          (PvDocument           *self);
+
+/* What the latest re-plan of the main graph changed: the figures of the
+ * plan shown before it (@before) and of the plan session now (@after);
+ * either may be NULL. Returns the comparison's serial, a new one for each
+ * re-plan that installs a plan session in place of another (a partition
+ * edit, a bound, the registry, an input value); 0 when none has since the
+ * model was loaded. A cancelled or refused (invalid) plan leaves it as it
+ * was: the comparison is always against the last plan shown. */
+guint                pv_document_get_comparison          (PvDocument           *self,
+                                                          PvSessionFigures     *before,
+                                                          PvSessionFigures     *after);
+/* The main graph's timeline shown before that re-plan (its live-bytes
+ * curves, to draw behind the new ones); NULL when the serial is 0. */
+PvTimelineModel     *pv_document_get_previous_timeline   (PvDocument           *self);
 
 /* How many times the document has installed a plan (loads and re-plans). */
 guint                pv_document_get_n_plans             (PvDocument           *self);

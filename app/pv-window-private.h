@@ -7,6 +7,7 @@
 #include "pv-find-bar.h"
 #include "pv-inspector.h"
 #include "pv-live-view.h"
+#include "pv-plan-compare.h"
 #include "pv-summary-view.h"
 #include "pv-values-menu.h"
 #include "pv-values-view.h"
@@ -81,6 +82,14 @@ struct _PvWindow
   GMenu *recent_menu;
   GtkWidget *recent_box;
   GtkBox *recent_list;
+  /* What the latest edit changed (pv-window-compare.c) and the note on
+   * bounds nobody set (pv-window-symbols.c). */
+  GtkRevealer *compare_revealer;
+  PvPlanCompare *compare;
+  guint compare_serial;      /* the document's comparison shown (or dismissed) */
+  GtkRevealer *symbols_revealer;
+  GtkLabel *symbols_label;
+  char *symbols_dismissed;   /* the note's text when dismissed: hidden until it changes */
 
   guint loading_delay;       /* shows the spinner page when loading is slow */
   guint planning_delay;      /* shows the planning banner when a re-plan is slow */
@@ -143,6 +152,21 @@ void _pv_window_live_graph_changed (PvWindow *self);
 /* pv-window-find.c: Find over the timeline (Ctrl+F, Ctrl+G). */
 void _pv_window_class_find_init (PvWindowClass *klass);
 void _pv_window_find_init (PvWindow *self);
+
+/* pv-window-compare.c: after each re-plan of the main graph, its figures
+ * before → after in a bar above the timeline, and the earlier curve behind
+ * the new one on request. */
+void _pv_window_class_compare_init (PvWindowClass *klass);
+void _pv_window_compare_init (PvWindow *self);
+
+/* pv-window-symbols.c: the note above the timeline while sizes assume
+ * bounds nobody set (win.show-bounds opens the Bounds popover), and where
+ * each symbol of the popover comes from. */
+void _pv_window_class_symbols_init (PvWindowClass *klass);
+void _pv_window_symbols_init (PvWindow *self);
+void _pv_window_symbols_finalize (PvWindow *self);
+/* The label of @symbol's row in the Bounds popover: its name and origin. */
+GtkWidget *_pv_window_symbol_label (PvWindow *self, const char *symbol);
 
 /* pv-window-subgraph.c */
 void _pv_window_class_subgraph_init (PvWindowClass *klass);

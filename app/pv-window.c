@@ -157,14 +157,11 @@ rebuild_symbols (PvWindow *self)
 
   for (int i = 0; symbols && symbols[i]; i++)
     {
-      GtkWidget *label = gtk_label_new (symbols[i]);
+      GtkWidget *label = _pv_window_symbol_label (self, symbols[i]);
       GtkAdjustment *adjustment = gtk_adjustment_new ((double) pv_document_get_bound (self->document, symbols[i]), 0,
                                                       1 << 24, 1, 16, 0);
       GtkWidget *spin = gtk_spin_button_new (adjustment, 1, 0);
 
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_widget_add_css_class (label, "monospace");
       gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
       gtk_editable_set_width_chars (GTK_EDITABLE (spin), 7);
       g_object_set_data_full (G_OBJECT (spin), "pv-symbol", g_strdup (symbols[i]), g_free);
@@ -621,6 +618,7 @@ pv_window_finalize (GObject *object)
 
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->fallback_error, g_free);
+  _pv_window_symbols_finalize (self);
   G_OBJECT_CLASS (pv_window_parent_class)->finalize (object);
 }
 
@@ -770,6 +768,8 @@ pv_window_class_init (PvWindowClass *klass)
   _pv_window_class_find_init (klass);
   _pv_window_class_progress_init (klass);
   _pv_window_class_recent_init (klass);
+  _pv_window_class_compare_init (klass);
+  _pv_window_class_symbols_init (klass);
 }
 
 /* The timeline's move menu: the editor rewrites the config (undoably). */
@@ -867,6 +867,8 @@ pv_window_init (PvWindow *self)
   _pv_window_live_init (self);
   _pv_window_find_init (self);
   _pv_window_progress_init (self);
+  _pv_window_compare_init (self);
+  _pv_window_symbols_init (self);
   g_signal_connect_object (self->document, "notify::stale", G_CALLBACK (document_stale_cb), self, G_CONNECT_SWAPPED);
   document_planner_cb (self, NULL, self->document);
   rebuild_bounds (self);

@@ -7,6 +7,7 @@
 #include "pv-application.h"
 #include "pv-document.h"
 #include "pv-partition-editor.h"
+#include "pv-plan-compare.h"
 #include "pv-subgraph-bar.h"
 #include "pv-subgraph-nav.h"
 #include "pv-summary-view.h"
@@ -75,6 +76,14 @@ const char        *pv_window_get_error            (PvWindow       *self);
  * runs them on the CPU; the CUDA one on the GPU, without ORT's Memcpy
  * nodes), or NULL when the config puts no node on the GPU. */
 const char        *pv_window_get_device_note      (PvWindow       *self);
+
+/* The bar of what the latest re-plan changed (pv-window-compare.c); shown
+ * while pv_window_get_compare_shown(). */
+PvPlanCompare     *pv_window_get_plan_compare     (PvWindow       *self);
+gboolean           pv_window_get_compare_shown    (PvWindow       *self);
+/* The note on bounds nobody set (pv-window-symbols.c): its text, NULL
+ * while it is hidden. */
+const char        *pv_window_get_symbols_note     (PvWindow       *self);
 
 /* Writes the partition config to @file (atomically) and marks it saved. */
 gboolean           pv_window_save_partition       (PvWindow       *self,

@@ -75,6 +75,11 @@ pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve)
   const PvTimelineModel *m = self->model;
   const PvTimelineMemory *mem = current_memory (self);
   guint64 ymax = m->curves[curve].peak_bytes;
+  const PvTimelineCurve *ghost = pv_timeline_ghost_curve (self, m->curves[curve].device);
+
+  /* One scale for both plans: the earlier curve is not cut off. */
+  if (ghost)
+    ymax = MAX (ymax, ghost->peak_bytes);
   if (m->n_curves == 1)
     {
       ymax = MAX (ymax, m->load_bytes);
@@ -88,6 +93,17 @@ pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve)
         ymax = MAX (ymax, mem->peak_bytes);
     }
   return ymax;
+}
+
+const PvTimelineCurve *
+pv_timeline_ghost_curve (PvTimelineRenderer *self, int device)
+{
+  const PvTimelineModel *g = self->options.ghost;
+
+  for (int c = 0; g && c < g->n_curves; c++)
+    if (g->curves[c].device == device && g->curves[c].n_points > 0)
+      return &g->curves[c];
+  return NULL;
 }
 
 /* The highest values of @n_series step series over the same @times in
@@ -178,6 +194,57 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
                     text, &pal (self)->arena_held, used, n_used);
 }
 
+/* The earlier plan's curve: its per-column maximum as a faint grey area
+ * with a dotted outline, drawn under the curve's own area (a step line
+ * alone would read as another horizontal line, like LOAD's). */
+static void
+draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost, double top, double bottom,
+            guint64 ymax)
+{
+  static const double dash[] = { 2, 2 };
+  int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
+  double height = bottom - top;
+  g_autofree double *col = g_new (double, w + 1);
+  const guint64 *values[] = { ghost->bytes };
+
+  column_max (self, ghost->times, values, 1, ghost->n_points, col, w);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      int first = -1, last = -1;
+      cairo_new_path (cr);
+      for (int k = 0; k < w; k++)
+        {
+          double py;
+          if (col[k] < 0)
+            continue;
+          py = floor (bottom - MIN (col[k], (double) ymax) / ymax * height) + 0.5;
+          if (first < 0)
+            {
+              first = k;
+              cairo_move_to (cr, x0 + k, pass == 0 ? bottom : py);
+            }
+          cairo_line_to (cr, x0 + k, py);
+          cairo_line_to (cr, x0 + k + 1, py);
+          last = k;
+        }
+      if (first < 0)
+        return;
+      if (pass == 0)
+        {
+          cairo_line_to (cr, x0 + last + 1, bottom);
+          cairo_close_path (cr);
+          set_rgba (cr, &c_ghost, 0.14);
+          cairo_fill (cr);
+          continue;
+        }
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_set_line_width (cr, 1.5);
+      set_rgba (cr, &c_ghost, 0.95);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
+}
+
 void
 pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y)
 {
@@ -210,6 +277,10 @@ pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *ro
         cairo_stroke (cr);
       }
   }
+
+  /* Behind the curve: the plan before the edit. */
+  if (pv_timeline_ghost_curve (self, c->device))
+    draw_ghost (self, cr, pv_timeline_ghost_curve (self, c->device), top, bottom, ymax);
 
   /* Per pixel column, the highest level held in it. */
   colmax = g_new0 (double, w + 1);
@@ -388,5 +459,13 @@ lines:
         }
     if (single && m->arena.n_points > 0)
       draw_arena_lines (self, cr, top, bottom, ymax, used, &n_used);
+    if (pv_timeline_ghost_curve (self, c->device))
+      {
+        const PvTimelineCurve *ghost = pv_timeline_ghost_curve (self, c->device);
+        g_autofree char *v = pv_timeline_format_bytes (ghost->peak_bytes);
+        g_autofree char *text = g_strdup_printf ("before the edit: peak %s", v);
+        double gy = floor (bottom - (double) ghost->peak_bytes / ymax * height) + 0.5;
+        draw_hline_label (self, cr, gy, text, &pal (self)->dim, used, &n_used);
+      }
   }
 }

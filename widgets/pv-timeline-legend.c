@@ -83,6 +83,8 @@ pv_timeline_layout_legend (PvTimelineRenderer *self)
       push_legend (self, LEGEND_LINE, 4, "ORT in use");
       push_legend (self, LEGEND_LINE, 5, "ORT requested");
     }
+  if (self->options.ghost && self->options.ghost->n_curves > 0)
+    push_legend (self, LEGEND_LINE, 6, "before the edit");
   if (self->legend->len == heading + 1)
     {
       /* A heading with nothing under it. */
@@ -196,11 +198,13 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
             }
           else
             {
-              static const double dash[] = { 5, 3 };
+              static const double dash[] = { 5, 3 }, dots[] = { 2, 2 };
               if (it->arg == 1)
                 cairo_set_dash (cr, dash, 2, 0);
+              else if (it->arg == 6)
+                cairo_set_dash (cr, dots, 2, 0);
               set_rgb (cr, it->arg == 1 ? &pal (self)->load : it->arg == 3 ? &pal (self)->arena_held : it->arg == 4 ? &c_arena_in_use
-                           : it->arg == 5 ? &c_arena_requested : &c_peak);
+                           : it->arg == 5 ? &c_arena_requested : it->arg == 6 ? &c_ghost : &c_peak);
               cairo_set_line_width (cr, 1.4);
               cairo_move_to (cr, x, cy + 0.5);
               cairo_line_to (cr, x + 22, cy + 0.5);

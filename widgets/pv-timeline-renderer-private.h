@@ -79,6 +79,7 @@ static const Rgb c_peak = HEX (0xE01B24);
 static const Rgb c_arena_in_use = HEX (0xC64600);    /* ORT's arena: its chunks in use */
 static const Rgb c_arena_requested = HEX (0x26A269); /* what kernels asked for */
 static const Rgb c_summary = HEX (0xC0BFBC);
+static const Rgb c_ghost = HEX (0x77767B);           /* the plan before an edit */
 
 static inline void
 set_rgb (cairo_t *cr, const Rgb *c)
@@ -157,6 +158,7 @@ struct _PvTimelineRenderer {
   char *font_family;
   int *selected_nodes;          /* options.selected_nodes points here */
   int *marked_values, *found_nodes; /* and options.marked_values, found_nodes */
+  PvTimelineModel *ghost;       /* options.ghost, referenced */
   PvTimelineViewport vp;
 
   /* layout */
@@ -461,6 +463,8 @@ double pv_timeline_nice_step (double raw);
 double pv_timeline_nice_byte_step (double raw);
 /* The top of curve @curve's byte scale. */
 guint64 pv_timeline_curve_ymax (PvTimelineRenderer *self, int curve);
+/* The ghost's curve of @device (options.ghost), NULL when none. */
+const PvTimelineCurve *pv_timeline_ghost_curve (PvTimelineRenderer *self, int device);
 void pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y);
 
 /* ---- pv-timeline-draw-memory.c: memory lanes (slots, buffers, the arena) ---- */

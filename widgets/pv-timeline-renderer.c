@@ -135,6 +135,8 @@ pv_timeline_renderer_free (PvTimelineRenderer *self)
   if (self == NULL)
     return;
   clear_rows (self);
+  if (self->ghost)
+    pv_timeline_model_unref (self->ghost);
   g_free (self->selected_nodes);
   g_free (self->marked_values);
   g_free (self->found_nodes);
@@ -203,7 +205,16 @@ pv_timeline_renderer_set_options (PvTimelineRenderer *self, const PvTimelineOpti
   self->found_nodes = options->n_found_nodes > 0
                         ? g_memdup2 (options->found_nodes, sizeof (int) * (gsize) options->n_found_nodes)
                         : NULL;
+  if (options->ghost != self->ghost)
+    {
+      if (options->ghost)
+        pv_timeline_model_ref (options->ghost);
+      if (self->ghost)
+        pv_timeline_model_unref (self->ghost);
+      self->ghost = options->ghost;
+    }
   self->options = *options;
+  self->options.ghost = self->ghost;
   self->options.marked_values = self->marked_values;
   self->options.n_marked_values = self->marked_values ? options->n_marked_values : 0;
   self->options.found_nodes = self->found_nodes;

@@ -76,6 +76,10 @@ typedef struct {
   int n_marked_values;
   const int *found_nodes;
   int n_found_nodes;
+  /* An earlier plan of the same graph (the one an edit replaced): its
+   * live-bytes curves are drawn dim and dashed behind these, on the same
+   * scale; NULL: none. The renderer holds a reference. */
+  PvTimelineModel *ghost;
   gboolean show_legend;
   gboolean dark;                /* colours for a dark style (exports stay light) */
   const char *font_family;      /* NULL: "Cantarell, Noto Sans, DejaVu Sans, Sans" */

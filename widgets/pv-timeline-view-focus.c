@@ -1,4 +1,4 @@
-/* pv-timeline-view-focus.c: the timeline's instant, range and search finds. */
+/* pv-timeline-view-focus.c: the timeline's instant, range, search finds and ghost curve. */
 #include "pv-timeline-view-private.h"
 
 #include <math.h>
@@ -18,6 +18,28 @@ _pv_timeline_view_focus_finalize (PvTimelineView *self)
 {
   g_clear_pointer (&self->marked_values, g_array_unref);
   g_clear_pointer (&self->found_nodes, g_array_unref);
+  g_clear_pointer (&self->options.ghost, pv_timeline_model_unref);
+}
+
+PvTimelineModel *
+pv_timeline_view_get_ghost (PvTimelineView *self)
+{
+  g_return_val_if_fail (PV_IS_TIMELINE_VIEW (self), NULL);
+  return self->options.ghost;
+}
+
+void
+pv_timeline_view_set_ghost (PvTimelineView *self, PvTimelineModel *ghost)
+{
+  g_return_if_fail (PV_IS_TIMELINE_VIEW (self));
+
+  if (ghost == self->options.ghost)
+    return;
+  if (ghost)
+    pv_timeline_model_ref (ghost);
+  g_clear_pointer (&self->options.ghost, pv_timeline_model_unref);
+  self->options.ghost = ghost;
+  _pv_timeline_view_push_options (self);
 }
 
 void

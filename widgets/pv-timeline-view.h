@@ -48,6 +48,12 @@ void              pv_timeline_view_set_colour_by     (PvTimelineView        *sel
 guint             pv_timeline_view_get_arrows        (PvTimelineView        *self);
 void              pv_timeline_view_set_arrows        (PvTimelineView        *self,
                                                       guint                  arrows);
+/* An earlier plan of the graph shown, whose live-bytes curves are drawn
+ * dim and dashed behind the model's (NULL: none); the view keeps a
+ * reference. */
+PvTimelineModel  *pv_timeline_view_get_ghost         (PvTimelineView        *self);
+void              pv_timeline_view_set_ghost         (PvTimelineView        *self,
+                                                      PvTimelineModel       *ghost);
 /* Drawn faded: the plan shown is not the one the inputs describe. */
 gboolean          pv_timeline_view_get_dimmed        (PvTimelineView        *self);
 void              pv_timeline_view_set_dimmed        (PvTimelineView        *self,

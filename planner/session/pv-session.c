@@ -585,6 +585,35 @@ pv_session_new (const PvModel *model, const PvKernelTable *kernels, const PvSess
   return s;
 }
 
+/* @basis (a body's) with @bounds' values for the symbols @parent's sizes
+ * do not mention (the body's own); NULL when that changes nothing. */
+static PvSessionBasis *
+with_body_bounds (const PvSessionBasis *basis, const PvSessionBasis *parent, GHashTable *bounds)
+{
+  g_autoptr (GHashTable) merged = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, bounds);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const gint64 *old = g_hash_table_lookup (basis->bounds, key);
+      if (g_strv_contains ((const char *const *) parent->symbols, key) || (old && *old == *(const gint64 *) value))
+        continue;
+      if (merged == NULL)
+        {
+          GHashTableIter copy;
+          gpointer k, v;
+          merged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          g_hash_table_iter_init (&copy, basis->bounds);
+          while (g_hash_table_iter_next (&copy, &k, &v))
+            g_hash_table_replace (merged, g_strdup (k), g_memdup2 (v, sizeof (gint64)));
+        }
+      g_hash_table_replace (merged, g_strdup (key), g_memdup2 (value, sizeof (gint64)));
+    }
+  return merged ? pv_session_basis_new_with_bounds (basis, merged) : NULL;
+}
+
 PvSession *
 pv_session_new_for_subgraph_cancellable (const PvSession *parent, int node, int subgraph_index,
                                          const PvSessionOptions *options, GCancellable *cancellable, GError **error)
@@ -599,6 +628,15 @@ pv_session_new_for_subgraph_cancellable (const PvSession *parent, int node, int 
   basis = pv_session_basis_new_for_subgraph (parent->basis, node, subgraph_index, error);
   if (basis == NULL)
     return NULL;
+  if (options && options->bounds)
+    {
+      PvSessionBasis *bound = with_body_bounds (basis, parent->basis, options->bounds);
+      if (bound)
+        {
+          pv_session_basis_unref (basis);
+          basis = bound;
+        }
+    }
   if (parent->ort == NULL)
     {
       /* ORT creates subgraph session states only once the outer one is made. */

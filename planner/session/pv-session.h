@@ -25,7 +25,9 @@ G_BEGIN_DECLS
 typedef struct {
   /* What the basis is made of (pv_session_new() only; a session on a basis
    * takes its basis's): */
-  GHashTable *bounds;            /* symbol -> gint64*, may be NULL */
+  GHashTable *bounds;            /* symbol -> gint64*, may be NULL; for a subgraph session: the bounds
+                                    of symbols only the body's sizes mention (its parent's win for the
+                                    others) */
   GHashTable *input_shapes;      /* graph input -> GArray of gint64, may be NULL */
   GHashTable *input_values;      /* graph input -> PvTensor* of known contents (--input-value), may be NULL */
   gboolean include_graph_inputs; /* slot/arena planners also place graph inputs */
@@ -120,7 +122,8 @@ PvSession *pv_session_new_on_basis (PvSessionBasis *basis, const PvSessionOption
  * Shapes are @parent's inference of the body (pv-infer-control.c: outer
  * values from the enclosing graph, Loop/Scan body inputs from the node's
  * inputs), shared, not inferred again; the body's basis takes @parent's
- * bounds. @options gives alignment, registry and cost model; its
+ * bounds, and @options' bounds for the symbols only the body's sizes
+ * mention. @options gives alignment, registry and cost model; its
  * partition_text and node_devices are ignored (see above). @parent may be freed before the
  * result: the result keeps what it needs except model and kernels, which
  * must outlive it as for pv_session_new().

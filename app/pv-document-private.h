@@ -145,10 +145,10 @@ void             _pv_document_arena_settings    (PvOrtArenaSettings *settings);
 /* How many walk orders of ORT's multi-stream pass a re-plan of @graph
  * replays to find the values ORT plans at random (the basis option's
  * value): each costs about one more pass, so at most
- * PV_DOCUMENT_ORDER_TRIAL_BUDGET nodes' worth (32 orders up to 2,500
- * nodes, 4 at 20,000), and none when fewer than 4 fit. planviz-cli replays
+ * PV_DOCUMENT_ORDER_TRIAL_BUDGET nodes' worth (32 orders up to 1,560
+ * nodes, 4 at 12,500), and none when fewer than 4 fit. planviz-cli replays
  * 32 at any size. */
-#define PV_DOCUMENT_ORDER_TRIAL_BUDGET 80000
+#define PV_DOCUMENT_ORDER_TRIAL_BUDGET 50000
 int              _pv_document_order_trials      (const PvGraph *graph);
 /* pv-document-compare.c: a new plan session replaces @old_plan (drawn as
  * @old_timeline, whose reference it takes): remembers them for the

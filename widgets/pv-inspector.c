@@ -319,6 +319,11 @@ show_value (PvInspector *self, const PvSession *s, int v)
     add_row (grid, "Bytes", "unknown (bind the model's symbols)", FALSE);
   if (vp)
     add_row (grid, "Alloc kind", pv_ort_alloc_kind_name (vp->kind), FALSE);
+  if (vp && vp->order_dependent)
+    add_row (grid, "ORT 1.30",
+             "chooses this value's buffer at random: its multi-stream pass walks hash maps seeded per process, so "
+             "another run may allocate it or reuse another buffer (this plan is one of its choices)",
+             FALSE);
   add_row (grid, planner == PV_PLANNER_ORT ? "Buffer" : planner == PV_PLANNER_SLOTS ? "Slot" : "Arena",
            place ? place : "not planned", FALSE);
   if (s->schedule && s->schedule->value_spans[v].start >= 0)
@@ -780,4 +785,26 @@ pv_inspector_init (PvInspector *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
   rebuild (self);
+}
+
+const char *
+pv_inspector_get_row (PvInspector *self, const char *key)
+{
+  g_return_val_if_fail (PV_IS_INSPECTOR (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  for (GtkWidget *grid = self->content ? gtk_widget_get_first_child (self->content) : NULL; grid;
+       grid = gtk_widget_get_next_sibling (grid))
+    {
+      if (!GTK_IS_GRID (grid))
+        continue;
+      for (int row = 0; row < grid_rows (grid); row++)
+        {
+          GtkWidget *k = gtk_grid_get_child_at (GTK_GRID (grid), 0, row);
+          GtkWidget *v = gtk_grid_get_child_at (GTK_GRID (grid), 1, row);
+          if (GTK_IS_LABEL (k) && strcmp (gtk_label_get_text (GTK_LABEL (k)), key) == 0)
+            return GTK_IS_LABEL (v) ? gtk_label_get_text (GTK_LABEL (v)) : NULL;
+        }
+    }
+  return NULL;
 }

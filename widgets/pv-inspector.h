@@ -43,5 +43,9 @@ PvTimelineSelection pv_inspector_get_shown (PvInspector   *self);
 /* The heading of what is shown ("Value", "Kernel", …) and its name, NULL
  * in the empty state. */
 const char     *pv_inspector_get_title    (PvInspector    *self);
+/* The text of the row named @key ("Alloc kind", "ORT 1.30", …) in what is
+ * shown, NULL when there is no such row or its value is not text. */
+const char     *pv_inspector_get_row      (PvInspector    *self,
+                                           const char     *key);
 
 G_END_DECLS

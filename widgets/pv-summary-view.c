@@ -293,6 +293,21 @@ add_execution_section (PvSummaryView *self, const PvSession *s)
            ort->single_stream ? NULL
                               : "ORT plans each stream without in-place or free-list reuse, then reuses buffers "
                                 "by serialized shape size");
+  if (!ort->single_stream)
+    {
+      int n_random = 0;
+      g_autofree char *random = NULL;
+
+      for (int i = 0; i < ort->n_values; i++)
+        n_random += ort->values[i].order_dependent;
+      random = ort->order_trials == 0
+                 ? g_strdup ("Not looked for on a model this large (planviz-cli plan looks)")
+                 : g_strdup_printf ("%d value%s", n_random, n_random == 1 ? "" : "s");
+      add_row (self, grid, "Random choices", random,
+               "Values whose buffer ORT 1.30 chooses differently from one process to the next: its multi-stream "
+               "pass walks hash maps seeded per process. planviz replays the pass in other orders to find them; "
+               "the Inspector marks each");
+    }
   kernels = g_strdup_printf ("%d", n_kernels);
   add_row (self, grid, "Kernels", kernels, NULL);
   barriers = g_strdup_printf ("%d", ort->n_barriers);

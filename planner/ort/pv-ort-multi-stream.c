@@ -53,13 +53,7 @@ typedef struct {
    * same order. */
   WaitList *waiting;
   gboolean quiet;         /* an order trial: no notes */
-  /* An order trial's randomness (NULL: planviz's own order): the walk's
-   * ties, and the waiting list's order, which ORT keys by NodeArg address
-   * (heap order, not the same in every process). */
-  GRand *order;
 } MultiStream;
-
-static void shuffle (GRand *order, int *ids, int n);
 
 /* Room for @need ids in @ids (@n used, @cap there). */
 static int *
@@ -365,9 +359,7 @@ wait_list_insert (MultiStream *m, WaitList *list, int idx)
   int at = list->n;
 
   list->ids = grow_ids (m->arena, list->ids, list->n, &list->cap, list->n + 1);
-  /* An order trial keeps arrival order (in a shuffled walk, sorting would
-   * move most of the list each time). */
-  while (!m->order && at > 0 && list->ids[at - 1] < idx)
+  while (at > 0 && list->ids[at - 1] < idx)
     at--;
   memmove (&list->ids[at + 1], &list->ids[at], sizeof (int) * (list->n - at));
   list->ids[at] = idx;
@@ -390,7 +382,6 @@ try_reuse_output (MultiStream *m, int node_id)
       const PvOrtShapeClass *shape;
       WaitList *list;
       gboolean got = FALSE;
-      int start;
 
       if (out < 0 || m->reused[out] || values[out].kind != PV_ORT_ALLOC_ALLOCATE)
         continue;
@@ -400,12 +391,8 @@ try_reuse_output (MultiStream *m, int node_id)
       if (!shape->has_shape || shape->size_class < 0)
         continue;
       list = &m->waiting[shape->size_class * p->n_locations + p->location[out]];
-      /* An order trial scans from a random place (a shuffle per output
-       * would cost the list's length each time). */
-      start = m->order && list->n > 1 ? g_rand_int_range (m->order, 0, list->n) : 0;
-      for (int k = list->n - 1; k >= 0 && !got; k--)
+      for (int i = list->n - 1; i >= 0 && !got; i--)
         {
-          int i = (k + start) % list->n;
           int down = list->ids[i], producer = p->producer[down];
           gboolean covered = TRUE;
           if (is_explicit_input (p, out, producer))
@@ -543,9 +530,7 @@ pv_ort_optimize_multi_stream (PvOrtReuse *p)
       int *out = &outcomes[(gsize) 2 * n_values * t];
 
       reset (&m, saved, n_lists);
-      m.order = order;
       walk (&m, order);
-      m.order = NULL;
       flatten_chains (plan, p->n_values);
       for (int i = 0; i < p->n_values; i++)
         {

@@ -234,8 +234,8 @@ main (int argc, char **argv)
    * symbol sizes depend on bound to 1; each edit re-plans on it. */
   t0 = g_get_monotonic_time ();
   /* As the window: ORT's random walk orders replayed within a budget of
-   * 80,000 nodes' worth (pv-document-private.h), none below 4. */
-  basis_options.ort_order_trials = MIN (80000 / MAX (model->graph->n_nodes, 1), PV_ORT_DEFAULT_ORDER_TRIALS);
+   * 50,000 nodes' worth (pv-document-private.h), none below 4. */
+  basis_options.ort_order_trials = MIN (50000 / MAX (model->graph->n_nodes, 1), PV_ORT_DEFAULT_ORDER_TRIALS);
   if (basis_options.ort_order_trials < 4)
     basis_options.ort_order_trials = -1;
   probe = pv_session_basis_new (model, kernels, &basis_options, NULL, &error);

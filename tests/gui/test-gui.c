@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gui-fixture.h"
+#include "pv-inspector.h"
 #include "pv-recent.h"
 #include "pv-onnx-builder.h"
 
@@ -127,6 +128,20 @@ test_no_shape_rule (Fixture *fx, gconstpointer data)
   show_summary (fx);
 }
 
+static GtkWidget *
+find_descendant (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_two_streams_file (Fixture *fx, gconstpointer data)
 {
@@ -139,6 +154,31 @@ test_two_streams_file (Fixture *fx, gconstpointer data)
   g_assert_cmpint (model->n_arrows, >, 0);
   g_assert_false (pv_partition_editor_get_modified (fx->editor));
   g_assert_nonnull (pv_document_get_partition_file (fx->document));
+
+  /* Two streams on the CPU: the values ORT 1.30 plans at random, counted
+   * in the Summary and marked in the Inspector. */
+  {
+    const PvSession *s = pv_document_get_plan_session (fx->document);
+    PvInspector *inspector = PV_INSPECTOR (find_descendant (GTK_WIDGET (fx->window), PV_TYPE_INSPECTOR));
+    g_autofree char *expected = NULL;
+    int n = 0, marked = -1;
+
+    for (int i = 0; i < s->ort->n_values; i++)
+      if (s->ort->values[i].order_dependent)
+        {
+          n++;
+          marked = s->ort->values[i].value;
+        }
+    g_assert_cmpint (n, >, 0);
+    expected = g_strdup_printf ("%d value%s", n, n == 1 ? "" : "s");
+    g_assert_cmpstr (pv_summary_view_get_value (pv_window_get_summary_view (fx->window), "Random choices"), ==,
+                     expected);
+    pv_inspector_show_value (inspector, marked);
+    g_assert_nonnull (pv_inspector_get_row (inspector, "ORT 1.30"));
+    g_assert_true (g_str_has_prefix (pv_inspector_get_row (inspector, "ORT 1.30"), "chooses this value's buffer at random"));
+    gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (inspector), GTK_TYPE_STACK)),
+                                 GTK_WIDGET (inspector));
+  }
 }
 
 static void

@@ -179,6 +179,169 @@ pv_plan_check (const PvGraph *graph, const PvCheckSchedule *schedule, const PvPl
                                  max_violations);
 }
 
+/* The checker's objects: one per root value that has a placement or a
+ * view needing bytes, with the nodes reading it. */
+typedef struct {
+  const PvGraph *graph;
+  int *root_of;       /* value -> its view root */
+  int *object_index;  /* root -> its object, -1 */
+  Object *objects;
+  int n_objects;
+  guint *view_uses;   /* merged use lists of objects whose views are read */
+  GArray *violations; /* PvViolation */
+} Objects;
+
+/* Objects: every root with a placement, and every value that needs bytes,
+ * which its object's placement must hold. */
+static void
+collect_objects (Objects *o, const PvPlacement *placements, const int *view_root, const guint64 *required_bytes)
+{
+  const PvGraph *graph = o->graph;
+  int n = graph->n_values;
+  /* Nodes' order positions, from the order itself (a small array, where
+   * reading each node's order_position walks the whole node table). */
+  g_autofree int *order_pos = g_new (int, MAX (graph->n_nodes, 1));
+
+  for (int i = 0; i < graph->n_nodes; i++)
+    order_pos[graph->order[i]] = i;
+  for (int v = 0; v < n; v++)
+    o->object_index[v] = -1;
+  for (int v = 0; v < n; v++)
+    {
+      int r = o->root_of[v] = view_root ? view_root[v] : v;
+      guint64 need = required_bytes ? required_bytes[v] : 0;
+      const Object *obj;
+      if (o->object_index[r] < 0 && (placements[r].region >= 0 || need > 0))
+        {
+          const PvValue *root = &graph->values[r];
+          o->object_index[r] = o->n_objects;
+          /* Uses: the root's consumers, until views add theirs (below). */
+          o->objects[o->n_objects++] = (Object) { .root = r, .def_node = root->producer,
+                                                  .def_pos = root->producer >= 0 ? order_pos[root->producer] : -1,
+                                                  .uses = graph->consumer_ids + root->consumers_start,
+                                                  .n_uses = (int) root->n_consumers,
+                                                  .place = placements[r] };
+        }
+      if (need == 0)
+        continue;
+      obj = &o->objects[o->object_index[r]];
+      if (obj->place.region < 0)
+        add_violation (o->violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
+                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but has no memory",
+                                        graph->values[v].name, need));
+      else if (obj->place.size < need)
+        add_violation (o->violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
+                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but its memory holds only %"
+                                        G_GUINT64_FORMAT, graph->values[v].name, need, obj->place.size));
+    }
+}
+
+/* Uses: the nodes reading the object's values (its root and the views of
+ * it), each once, ascending. An object without views that are read keeps
+ * its root's consumer list; the others get a merged copy in view_uses.
+ * Graph outputs are read after the last step. */
+static void
+merge_view_uses (Objects *o)
+{
+  const PvGraph *graph = o->graph;
+  int n = graph->n_values;
+  g_autofree guint *extra = g_new0 (guint, MAX (o->n_objects, 1));
+  g_autofree gsize *fill = g_new (gsize, MAX (o->n_objects, 1));
+  gsize total = 0;
+
+  for (int v = 0; v < n; v++)
+    if (o->root_of[v] != v && o->object_index[o->root_of[v]] >= 0)
+      extra[o->object_index[o->root_of[v]]] += graph->values[v].n_consumers;
+  for (int i = 0; i < o->n_objects; i++)
+    {
+      fill[i] = total;
+      total += extra[i] ? o->objects[i].n_uses + extra[i] : 0;
+    }
+  o->view_uses = g_new (guint, MAX (total, 1));
+  for (int i = 0; i < o->n_objects; i++)
+    if (extra[i])
+      {
+        Object *obj = &o->objects[i];
+        memcpy (o->view_uses + fill[i], obj->uses, sizeof (guint) * obj->n_uses);
+        fill[i] += obj->n_uses;
+      }
+  for (int v = 0; v < n; v++)
+    if (o->root_of[v] != v && o->object_index[o->root_of[v]] >= 0 && graph->values[v].n_consumers > 0)
+      {
+        const PvValue *view = &graph->values[v];
+        int oi = o->object_index[o->root_of[v]];
+        memcpy (o->view_uses + fill[oi], graph->consumer_ids + view->consumers_start,
+                sizeof (guint) * view->n_consumers);
+        fill[oi] += view->n_consumers;
+      }
+  for (int i = 0; i < o->n_objects; i++)
+    if (extra[i])
+      {
+        Object *obj = &o->objects[i];
+        guint *u = o->view_uses + fill[i] - (obj->n_uses + extra[i]), count = obj->n_uses + extra[i], kept = 0;
+        sort_uses (u, count);
+        for (guint k = 0; k < count; k++)
+          if (kept == 0 || u[kept - 1] != u[k])
+            u[kept++] = u[k];
+        obj->uses = u;
+        obj->n_uses = (int) kept;
+      }
+  for (int i = 0; i < graph->n_outputs; i++)
+    {
+      int oi = o->object_index[o->root_of[graph->outputs[i]]];
+      if (oi >= 0)
+        o->objects[oi].to_end = TRUE;
+    }
+}
+
+/* In-place pairs, as objects: the writer's object may take the reader's
+ * bytes. NULL without pairs. */
+static int *
+inplace_roots (const Objects *o, const int *may_inplace_source)
+{
+  int n = o->graph->n_values, *inplace_root;
+
+  if (may_inplace_source == NULL)
+    return NULL;
+  inplace_root = g_new (int, MAX (n, 1));
+  for (int v = 0; v < n; v++)
+    inplace_root[v] = -1;
+  for (int v = 0; v < n; v++)
+    if (may_inplace_source[v] >= 0)
+      inplace_root[o->root_of[v]] = o->root_of[may_inplace_source[v]];
+  return inplace_root;
+}
+
+/* Placed objects by region, then definition position, then root; each
+ * region swept on its own. */
+static void
+sweep_regions (Objects *o, const PvHappensBefore *order, const int *inplace_root)
+{
+  const Object *objs = o->objects;
+  int n = o->graph->n_values, n_sorted = 0;
+  g_autofree int *sorted = g_new (int, MAX (o->n_objects, 1));
+  g_autofree int *scratch = g_new (int, MAX (o->n_objects, 1));
+  g_autofree guint64 *keys = g_new (guint64, MAX (o->n_objects, 1));
+
+  for (int r = 0; r < n; r++)
+    if (o->object_index[r] >= 0 && objs[o->object_index[r]].place.region >= 0)
+      {
+        int oi = o->object_index[r];
+        sorted[n_sorted++] = oi;
+        keys[oi] = (guint64) objs[oi].place.region << 32 | (guint32) (objs[oi].def_pos + 1);
+      }
+  pv_sort_by_key (sorted, n_sorted, keys, scratch);
+  /* scratch: now each sweep's active objects */
+  for (int start = 0, end; start < n_sorted; start = end)
+    {
+      int region = objs[sorted[start]].place.region;
+      for (end = start; end < n_sorted && objs[sorted[end]].place.region == region; end++)
+        ;
+      sweep_region (order, o->graph, o->objects, sorted + start, end - start, inplace_root, scratch,
+                    o->violations);
+    }
+}
+
 PvCheckResult *
 pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefore *order, const PvPlacement *placements,
                         const int *view_root, const int *may_inplace_source, const guint64 *required_bytes,
@@ -189,137 +352,15 @@ pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefore *order, cons
   g_autoptr (GArray) violations = g_array_new (FALSE, FALSE, sizeof (PvViolation));
   g_autofree int *root_of = g_new (int, MAX (n, 1));
   g_autofree int *object_index = g_new (int, MAX (n, 1));
-  g_autofree int *inplace_root = NULL;
-  g_autofree guint *view_uses = NULL;
-  g_autofree int *order_pos = NULL;
   g_autofree Object *objects = g_new (Object, MAX (n, 1));  /* at most one per value */
-  int n_objects = 0;
+  g_autofree int *inplace_root = NULL;
+  Objects o = { graph, root_of, object_index, objects, 0, NULL, violations };
 
-  /* Nodes' order positions, from the order itself (a small array, where
-   * reading each node's order_position walks the whole node table). */
-  order_pos = g_new (int, MAX (graph->n_nodes, 1));
-  for (int i = 0; i < graph->n_nodes; i++)
-    order_pos[graph->order[i]] = i;
-  for (int v = 0; v < n; v++)
-    object_index[v] = -1;
-
-  /* Objects: every root with a placement, and every value that needs bytes,
-   * which its object's placement must hold. */
-  for (int v = 0; v < n; v++)
-    {
-      int r = root_of[v] = view_root ? view_root[v] : v;
-      guint64 need = required_bytes ? required_bytes[v] : 0;
-      const Object *obj;
-      if (object_index[r] < 0 && (placements[r].region >= 0 || need > 0))
-        {
-          const PvValue *root = &graph->values[r];
-          object_index[r] = n_objects;
-          /* Uses: the root's consumers, until views add theirs (below). */
-          objects[n_objects++] = (Object) { .root = r, .def_node = root->producer,
-                                            .def_pos = root->producer >= 0 ? order_pos[root->producer] : -1,
-                                            .uses = graph->consumer_ids + root->consumers_start,
-                                            .n_uses = (int) root->n_consumers,
-                                            .place = placements[r] };
-        }
-      if (need == 0)
-        continue;
-      obj = &objects[object_index[r]];
-      if (obj->place.region < 0)
-        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
-                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but has no memory",
-                                        graph->values[v].name, need));
-      else if (obj->place.size < need)
-        add_violation (violations, PV_VIOLATION_NO_MEMORY, v, -1, graph->values[v].producer, -1,
-                       g_strdup_printf ("value “%s” needs %" G_GUINT64_FORMAT " bytes but its memory holds only %"
-                                        G_GUINT64_FORMAT, graph->values[v].name, need, obj->place.size));
-    }
-  /* Uses: the nodes reading the object's values (its root and the views of
-   * it), each once, ascending. An object without views that are read keeps
-   * its root's consumer list; the others get a merged copy in view_uses. */
-  {
-    g_autofree guint *extra = g_new0 (guint, MAX (n_objects, 1));
-    g_autofree gsize *fill = g_new (gsize, MAX (n_objects, 1));
-    gsize total = 0;
-    for (int v = 0; v < n; v++)
-      if (root_of[v] != v && object_index[root_of[v]] >= 0)
-        extra[object_index[root_of[v]]] += graph->values[v].n_consumers;
-    for (int i = 0; i < n_objects; i++)
-      {
-        fill[i] = total;
-        total += extra[i] ? objects[i].n_uses + extra[i] : 0;
-      }
-    view_uses = g_new (guint, MAX (total, 1));
-    for (int i = 0; i < n_objects; i++)
-      if (extra[i])
-        {
-          Object *obj = &objects[i];
-          memcpy (view_uses + fill[i], obj->uses, sizeof (guint) * obj->n_uses);
-          fill[i] += obj->n_uses;
-        }
-    for (int v = 0; v < n; v++)
-      if (root_of[v] != v && object_index[root_of[v]] >= 0 && graph->values[v].n_consumers > 0)
-        {
-          const PvValue *view = &graph->values[v];
-          int oi = object_index[root_of[v]];
-          memcpy (view_uses + fill[oi], graph->consumer_ids + view->consumers_start, sizeof (guint) * view->n_consumers);
-          fill[oi] += view->n_consumers;
-        }
-    for (int i = 0; i < n_objects; i++)
-      if (extra[i])
-        {
-          Object *obj = &objects[i];
-          guint *u = view_uses + fill[i] - (obj->n_uses + extra[i]), count = obj->n_uses + extra[i], kept = 0;
-          sort_uses (u, count);
-          for (guint k = 0; k < count; k++)
-            if (kept == 0 || u[kept - 1] != u[k])
-              u[kept++] = u[k];
-          obj->uses = u;
-          obj->n_uses = (int) kept;
-        }
-    for (int i = 0; i < graph->n_outputs; i++)
-      {
-        int oi = object_index[root_of[graph->outputs[i]]];
-        if (oi >= 0)
-          objects[oi].to_end = TRUE;
-      }
-  }
-
-  /* In-place pairs, as objects: the writer's object may take the reader's bytes. */
-  if (may_inplace_source)
-    {
-      inplace_root = g_new (int, MAX (n, 1));
-      for (int v = 0; v < n; v++)
-        inplace_root[v] = -1;
-      for (int v = 0; v < n; v++)
-        if (may_inplace_source[v] >= 0)
-          inplace_root[root_of[v]] = root_of[may_inplace_source[v]];
-    }
-
-  /* Placed objects by region, then definition position, then root. */
-  {
-    const Object *objs = objects;
-    g_autofree int *sorted = g_new (int, MAX (n_objects, 1));
-    g_autofree int *scratch = g_new (int, MAX (n_objects, 1));
-    g_autofree guint64 *keys = g_new (guint64, MAX (n_objects, 1));
-    int n_sorted = 0;
-    for (int r = 0; r < n; r++)
-      if (object_index[r] >= 0 && objs[object_index[r]].place.region >= 0)
-        {
-          int oi = object_index[r];
-          sorted[n_sorted++] = oi;
-          keys[oi] = (guint64) objs[oi].place.region << 32 | (guint32) (objs[oi].def_pos + 1);
-        }
-    pv_sort_by_key (sorted, n_sorted, keys, scratch);
-    /* scratch: now each sweep's active objects */
-    for (int start = 0, end; start < n_sorted; start = end)
-      {
-        int region = objs[sorted[start]].place.region;
-        for (end = start; end < n_sorted && objs[sorted[end]].place.region == region; end++)
-          ;
-        sweep_region (order, graph, objects, sorted + start, end - start, inplace_root, scratch,
-                      violations);
-      }
-  }
+  collect_objects (&o, placements, view_root, required_bytes);
+  merge_view_uses (&o);
+  inplace_root = inplace_roots (&o, may_inplace_source);
+  sweep_regions (&o, order, inplace_root);
+  g_free (o.view_uses);
 
   result->ok = violations->len == 0;
   if (max_violations > 0 && (int) violations->len > max_violations)

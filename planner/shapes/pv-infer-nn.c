@@ -831,6 +831,169 @@ einsum_parse_term (const char *s, GString *out, int *n_letters, gboolean *has_el
   return TRUE;
 }
 
+/* What the operands of an Einsum say: each label's dim and count, the
+ * ellipsis dims broadcast across operands. */
+typedef struct {
+  PvInferContext *ctx;
+  const PvNode *node;
+  const char *raw;              /* the equation as written */
+  GString *term;                /* scratch: a term, ellipsis as '.' */
+  const PvDimExpr *label_dim[128];
+  int label_count[128];
+  const PvDimExpr *ell[EINSUM_MAX_ELLIPSIS];
+  int ell_rank, elem;
+  gboolean any_ell, ell_unknown;
+} Einsum;
+
+/* The equation's operand terms (spaces dropped), and its output term in
+ * @rhs (NULL when implicit). */
+static char **
+einsum_split (const char *raw, GString *eq, const char **rhs)
+{
+  char *arrow;
+  char **terms;
+
+  *rhs = NULL;
+  for (const char *p = raw; *p; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (eq, *p);
+  if ((arrow = strstr (eq->str, "->")) != NULL)
+    {
+      *arrow = '\0';
+      *rhs = arrow + 2;
+    }
+  if (eq->str[0] != '\0')
+    return g_strsplit (eq->str, ",", -1);
+  /* g_strsplit() gives no field for "": the scalar equation "->" has one. */
+  terms = g_new0 (char *, 2);
+  terms[0] = g_strdup ("");
+  return terms;
+}
+
+/* Ellipsis dims broadcast right-aligned across operands: @er dims of @in
+ * from @pos into the ones seen so far. */
+static void
+einsum_merge_ellipsis (Einsum *es, const PvValueShape *in, int pos, int er)
+{
+  int new_rank = MAX (es->ell_rank, er);
+  const PvDimExpr *merged[EINSUM_MAX_ELLIPSIS];
+
+  for (int j = 0; j < new_rank; j++)
+    {
+      int jo = j - (new_rank - es->ell_rank), jn = j - (new_rank - er);
+      const PvDimExpr *d = jo >= 0 ? es->ell[jo] : NULL;
+      const PvDimExpr *e = jn >= 0 ? in->dims[pos + jn] : NULL;
+      if (d == NULL)
+        d = e;
+      else if (e != NULL && (d = pv_infer_broadcast_dim (es->ctx, d, e)) == NULL)
+        d = fresh_dim (es->ctx, es->node);
+      merged[j] = d;
+    }
+  memcpy (es->ell, merged, sizeof (merged[0]) * new_rank);
+  es->ell_rank = new_rank;
+}
+
+/* Operand @t, of term @text: its labels' dims and counts; FALSE (warned)
+ * when the term does not fit the input. */
+static gboolean
+einsum_operand (Einsum *es, int t, const char *text)
+{
+  const PvValueShape *in = pv_infer_input (es->ctx, t);
+  int pos = 0, er = 0, n_letters;
+  gboolean has_ell;
+
+  if (in == NULL)
+    return FALSE;
+  if (es->elem == 0)
+    es->elem = in->elem_type;
+  if (!einsum_parse_term (text, es->term, &n_letters, &has_ell))
+    {
+      pv_infer_warn (es->ctx, "Einsum: cannot parse equation “%s”", es->raw);
+      return FALSE;
+    }
+  es->any_ell |= has_ell;
+  for (gsize i = 0; i < es->term->len; i++)
+    if (es->term->str[i] != '.')
+      es->label_count[(guchar) es->term->str[i]]++;
+  if (in->rank < 0)
+    {
+      es->ell_unknown |= has_ell;
+      return TRUE;
+    }
+  if (has_ell)
+    er = in->rank - n_letters;
+  if ((has_ell && (er < 0 || er > EINSUM_MAX_ELLIPSIS)) || (!has_ell && in->rank != n_letters))
+    {
+      pv_infer_warn (es->ctx, "Einsum: operand %d of rank %d does not match “%s”", t, in->rank, text);
+      return FALSE;
+    }
+  for (gsize i = 0; i < es->term->len; i++)
+    {
+      guchar c = (guchar) es->term->str[i];
+      if (c == '.')
+        {
+          einsum_merge_ellipsis (es, in, pos, er);
+          pos += er;
+        }
+      else
+        {
+          const PvDimExpr *e = in->dims[pos++];
+          if (es->label_dim[c] == NULL)
+            es->label_dim[c] = e;
+          else if ((es->label_dim[c] = pv_infer_broadcast_dim (es->ctx, es->label_dim[c], e)) == NULL)
+            es->label_dim[c] = fresh_dim (es->ctx, es->node);
+        }
+    }
+  return TRUE;
+}
+
+typedef enum { EINSUM_OUT_OK, EINSUM_OUT_BAD, EINSUM_OUT_UNKNOWN_RANK } EinsumOut;
+
+/* The output's dims into @out: those @rhs lists, or (implicit, @rhs NULL)
+ * the ellipsis dims, then the labels that occur once, in ASCII order. */
+static EinsumOut
+einsum_output (Einsum *es, const char *rhs, GPtrArray *out)
+{
+  int n_letters;
+  gboolean has_ell;
+
+  if (rhs == NULL)
+    {
+      if (es->any_ell && es->ell_unknown)
+        return EINSUM_OUT_UNKNOWN_RANK;
+      for (int j = 0; es->any_ell && j < es->ell_rank; j++)
+        g_ptr_array_add (out, (gpointer) es->ell[j]);
+      for (int c = 0; c < 128; c++)
+        if (es->label_count[c] == 1)
+          g_ptr_array_add (out, (gpointer) or_fresh (es->ctx, es->node, es->label_dim[c]));
+      return EINSUM_OUT_OK;
+    }
+  if (!einsum_parse_term (rhs, es->term, &n_letters, &has_ell))
+    {
+      pv_infer_warn (es->ctx, "Einsum: cannot parse equation “%s”", es->raw);
+      return EINSUM_OUT_BAD;
+    }
+  for (gsize i = 0; i < es->term->len; i++)
+    {
+      guchar c = (guchar) es->term->str[i];
+      if (c == '.')
+        {
+          if (es->ell_unknown)
+            return EINSUM_OUT_UNKNOWN_RANK;
+          for (int j = 0; j < es->ell_rank; j++)
+            g_ptr_array_add (out, (gpointer) es->ell[j]);
+        }
+      else if (es->label_count[c] == 0)
+        {
+          pv_infer_warn (es->ctx, "Einsum: output label '%c' is not in any operand of “%s”", c, es->raw);
+          return EINSUM_OUT_BAD;
+        }
+      else
+        g_ptr_array_add (out, (gpointer) or_fresh (es->ctx, es->node, es->label_dim[c]));
+    }
+  return EINSUM_OUT_OK;
+}
+
 static gboolean
 infer_einsum (PvInferContext *ctx, const PvNode *node)
 {
@@ -839,32 +1002,13 @@ infer_einsum (PvInferContext *ctx, const PvNode *node)
   g_autoptr (GString) term = g_string_new (NULL);
   g_autoptr (GPtrArray) out = g_ptr_array_new ();
   g_auto (GStrv) terms = NULL;
-  const PvDimExpr *label_dim[128] = { NULL };
-  int label_count[128] = { 0 };
-  const PvDimExpr *ell[EINSUM_MAX_ELLIPSIS];
-  int ell_rank = 0, n_letters, n_in, elem = 0;
-  gboolean has_ell, any_ell = FALSE, ell_unknown = FALSE;
-  char *arrow;
-  const char *rhs = NULL;
+  Einsum es = { ctx, node, raw, term };
+  const char *rhs;
+  int n_in;
 
   if (raw == NULL)
     return FALSE;
-  for (const char *p = raw; *p; p++)
-    if (!g_ascii_isspace (*p))
-      g_string_append_c (eq, *p);
-  if ((arrow = strstr (eq->str, "->")) != NULL)
-    {
-      *arrow = '\0';
-      rhs = arrow + 2;
-    }
-  if (eq->str[0] == '\0')
-    {
-      /* g_strsplit() gives no field for "": the scalar equation "->" has one. */
-      terms = g_new0 (char *, 2);
-      terms[0] = g_strdup ("");
-    }
-  else
-    terms = g_strsplit (eq->str, ",", -1);
+  terms = einsum_split (raw, eq, &rhs);
   n_in = pv_infer_n_inputs (ctx);
   if ((int) g_strv_length (terms) != n_in)
     {
@@ -872,118 +1016,21 @@ infer_einsum (PvInferContext *ctx, const PvNode *node)
       return FALSE;
     }
   for (int t = 0; t < n_in; t++)
+    if (!einsum_operand (&es, t, terms[t]))
+      return FALSE;
+  switch (einsum_output (&es, rhs, out))
     {
-      const PvValueShape *in = pv_infer_input (ctx, t);
-      int pos = 0, er = 0;
-
-      if (in == NULL)
+    case EINSUM_OUT_BAD:
+      return FALSE;
+    case EINSUM_OUT_UNKNOWN_RANK:
+      if (es.elem == 0)
         return FALSE;
-      if (elem == 0)
-        elem = in->elem_type;
-      if (!einsum_parse_term (terms[t], term, &n_letters, &has_ell))
-        {
-          pv_infer_warn (ctx, "Einsum: cannot parse equation “%s”", raw);
-          return FALSE;
-        }
-      any_ell |= has_ell;
-      for (gsize i = 0; i < term->len; i++)
-        if (term->str[i] != '.')
-          label_count[(guchar) term->str[i]]++;
-      if (in->rank < 0)
-        {
-          ell_unknown |= has_ell;
-          continue;
-        }
-      if (has_ell)
-        er = in->rank - n_letters;
-      if ((has_ell && (er < 0 || er > EINSUM_MAX_ELLIPSIS)) || (!has_ell && in->rank != n_letters))
-        {
-          pv_infer_warn (ctx, "Einsum: operand %d of rank %d does not match “%s”", t, in->rank, terms[t]);
-          return FALSE;
-        }
-      for (gsize i = 0; i < term->len; i++)
-        {
-          guchar c = (guchar) term->str[i];
-          if (c == '.')
-            {
-              /* Ellipsis dims broadcast right-aligned across operands. */
-              int new_rank = MAX (ell_rank, er);
-              const PvDimExpr *merged[EINSUM_MAX_ELLIPSIS];
-              for (int j = 0; j < new_rank; j++)
-                {
-                  int jo = j - (new_rank - ell_rank), jn = j - (new_rank - er);
-                  const PvDimExpr *d = jo >= 0 ? ell[jo] : NULL;
-                  const PvDimExpr *e = jn >= 0 ? in->dims[pos + jn] : NULL;
-                  if (d == NULL)
-                    d = e;
-                  else if (e != NULL && (d = pv_infer_broadcast_dim (ctx, d, e)) == NULL)
-                    d = fresh_dim (ctx, node);
-                  merged[j] = d;
-                }
-              memcpy (ell, merged, sizeof (merged[0]) * new_rank);
-              ell_rank = new_rank;
-              pos += er;
-            }
-          else
-            {
-              const PvDimExpr *e = in->dims[pos++];
-              if (label_dim[c] == NULL)
-                label_dim[c] = e;
-              else if ((label_dim[c] = pv_infer_broadcast_dim (ctx, label_dim[c], e)) == NULL)
-                label_dim[c] = fresh_dim (ctx, node);
-            }
-        }
+      pv_infer_set_output (ctx, 0, es.elem, -1, NULL);
+      return TRUE;
+    default:
+      pv_infer_set_output (ctx, 0, es.elem, (int) out->len, (const PvDimExpr *const *) out->pdata);
+      return TRUE;
     }
-
-  if (rhs != NULL)
-    {
-      if (!einsum_parse_term (rhs, term, &n_letters, &has_ell))
-        {
-          pv_infer_warn (ctx, "Einsum: cannot parse equation “%s”", raw);
-          return FALSE;
-        }
-      for (gsize i = 0; i < term->len; i++)
-        {
-          guchar c = (guchar) term->str[i];
-          if (c == '.')
-            {
-              if (ell_unknown)
-                goto unknown_rank;
-              for (int j = 0; j < ell_rank; j++)
-                g_ptr_array_add (out, (gpointer) ell[j]);
-            }
-          else if (label_count[c] == 0)
-            {
-              pv_infer_warn (ctx, "Einsum: output label '%c' is not in any operand of “%s”", c, raw);
-              return FALSE;
-            }
-          else
-            g_ptr_array_add (out, (gpointer) or_fresh (ctx, node, label_dim[c]));
-        }
-    }
-  else
-    {
-      /* Implicit output: the ellipsis dims, then the labels that occur once,
-       * in alphabetical (ASCII) order. */
-      if (any_ell)
-        {
-          if (ell_unknown)
-            goto unknown_rank;
-          for (int j = 0; j < ell_rank; j++)
-            g_ptr_array_add (out, (gpointer) ell[j]);
-        }
-      for (int c = 0; c < 128; c++)
-        if (label_count[c] == 1)
-          g_ptr_array_add (out, (gpointer) or_fresh (ctx, node, label_dim[c]));
-    }
-  pv_infer_set_output (ctx, 0, elem, (int) out->len, (const PvDimExpr *const *) out->pdata);
-  return TRUE;
-
-unknown_rank:
-  if (elem == 0)
-    return FALSE;
-  pv_infer_set_output (ctx, 0, elem, -1, NULL);
-  return TRUE;
 }
 
 const PvInferOp pv_infer_ops_nn[] = {

@@ -199,6 +199,113 @@ static const guint8 plain_byte[256] = {
   /* 0x80 to 0xFF: zeros */
 };
 
+/* After a backslash in a string: the escape decoded into lx->buffer.
+ * FALSE when it is not one (the error set). */
+static gboolean
+lex_escape (PvJsonLexer *lx)
+{
+  gsize esc = lx->current_offset;
+  int e = lex_get (lx), cp, low;
+  char utf8[6];
+
+  switch (e)
+    {
+    case '"':
+    case '\\':
+    case '/': g_string_append_c (lx->buffer, (char) e); return TRUE;
+    case 'b': g_string_append_c (lx->buffer, '\b'); return TRUE;
+    case 'f': g_string_append_c (lx->buffer, '\f'); return TRUE;
+    case 'n': g_string_append_c (lx->buffer, '\n'); return TRUE;
+    case 'r': g_string_append_c (lx->buffer, '\r'); return TRUE;
+    case 't': g_string_append_c (lx->buffer, '\t'); return TRUE;
+    case 'u': break;
+    default:
+      lex_error (lx, "invalid string: forbidden character after backslash", lx->current_offset);
+      return FALSE;
+    }
+  cp = lex_codepoint (lx);
+  if (cp < 0)
+    {
+      lex_error (lx, "invalid string: '\\u' must be followed by 4 hex digits", lx->current_offset);
+      return FALSE;
+    }
+  if (cp >= 0xD800 && cp <= 0xDBFF)
+    {
+      if (!(lex_get (lx) == '\\' && lex_get (lx) == 'u'))
+        {
+          lex_error (lx, MSG_HIGH_SURROGATE, esc);
+          return FALSE;
+        }
+      low = lex_codepoint (lx);
+      if (low < 0)
+        {
+          lex_error (lx, "invalid string: '\\u' must be followed by 4 hex digits", lx->current_offset);
+          return FALSE;
+        }
+      if (low < 0xDC00 || low > 0xDFFF)
+        {
+          lex_error (lx, MSG_HIGH_SURROGATE, esc);
+          return FALSE;
+        }
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    }
+  else if (cp >= 0xDC00 && cp <= 0xDFFF)
+    {
+      lex_error (lx, "invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF", esc);
+      return FALSE;
+    }
+  g_string_append_len (lx->buffer, utf8, g_unichar_to_utf8 ((gunichar) cp, utf8));
+  return TRUE;
+}
+
+/* A raw control character @c in a string: the error, naming its escape. */
+static PvJsonToken
+lex_control_error (PvJsonLexer *lx, int c)
+{
+  g_free (lx->error_owned);
+  if (c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r')
+    {
+      char e = c == '\b' ? 'b' : c == '\t' ? 't' : c == '\n' ? 'n' : c == '\f' ? 'f' : 'r';
+      lx->error_owned = g_strdup_printf (
+        "invalid string: control character U+%04X (%s) must be escaped to \\u%04X or \\%c", c, control_names[c], c,
+        e);
+    }
+  else
+    lx->error_owned = g_strdup_printf ("invalid string: control character U+%04X (%s) must be escaped to \\u%04X", c,
+                                       control_names[c], c);
+  return lex_error (lx, lx->error_owned, lx->current_offset);
+}
+
+/* The rest of a UTF-8 sequence that starts with byte @c (>= 0x80), as
+ * nlohmann checks it; FALSE (the error set) when ill-formed. */
+static gboolean
+lex_utf8_sequence (PvJsonLexer *lx, int c)
+{
+  static const int r2[] = { 0x80, 0xBF };
+  static const int re0[] = { 0xA0, 0xBF, 0x80, 0xBF };
+  static const int r3[] = { 0x80, 0xBF, 0x80, 0xBF };
+  static const int red[] = { 0x80, 0x9F, 0x80, 0xBF };
+  static const int rf0[] = { 0x90, 0xBF, 0x80, 0xBF, 0x80, 0xBF };
+  static const int r4[] = { 0x80, 0xBF, 0x80, 0xBF, 0x80, 0xBF };
+  static const int rf4[] = { 0x80, 0x8F, 0x80, 0xBF, 0x80, 0xBF };
+
+  if (c >= 0xC2 && c <= 0xDF)
+    return lex_utf8_tail (lx, r2, 1);
+  if (c == 0xE0)
+    return lex_utf8_tail (lx, re0, 2);
+  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+    return lex_utf8_tail (lx, r3, 2);
+  if (c == 0xED)
+    return lex_utf8_tail (lx, red, 2);
+  if (c == 0xF0)
+    return lex_utf8_tail (lx, rf0, 3);
+  if (c >= 0xF1 && c <= 0xF3)
+    return lex_utf8_tail (lx, r4, 3);
+  if (c == 0xF4)
+    return lex_utf8_tail (lx, rf4, 3);
+  return lex_error (lx, "invalid string: ill-formed UTF-8 byte", lx->current_offset) != PV_JSON_T_PARSE_ERROR;
+}
+
 static PvJsonToken
 lex_string (PvJsonLexer *lx)
 {
@@ -240,106 +347,15 @@ lex_string (PvJsonLexer *lx)
         }
       if (c == '\\')
         {
-          gsize esc = lx->current_offset;
-          int e = lex_get (lx), cp, low;
-          switch (e)
-            {
-            case '"':
-            case '\\':
-            case '/':
-              g_string_append_c (lx->buffer, (char) e);
-              continue;
-            case 'b':
-              g_string_append_c (lx->buffer, '\b');
-              continue;
-            case 'f':
-              g_string_append_c (lx->buffer, '\f');
-              continue;
-            case 'n':
-              g_string_append_c (lx->buffer, '\n');
-              continue;
-            case 'r':
-              g_string_append_c (lx->buffer, '\r');
-              continue;
-            case 't':
-              g_string_append_c (lx->buffer, '\t');
-              continue;
-            case 'u':
-              break;
-            default:
-              return lex_error (lx, "invalid string: forbidden character after backslash", lx->current_offset);
-            }
-          cp = lex_codepoint (lx);
-          if (cp < 0)
-            return lex_error (lx, "invalid string: '\\u' must be followed by 4 hex digits", lx->current_offset);
-          if (cp >= 0xD800 && cp <= 0xDBFF)
-            {
-              if (!(lex_get (lx) == '\\' && lex_get (lx) == 'u'))
-                return lex_error (lx, MSG_HIGH_SURROGATE, esc);
-              low = lex_codepoint (lx);
-              if (low < 0)
-                return lex_error (lx, "invalid string: '\\u' must be followed by 4 hex digits", lx->current_offset);
-              if (low < 0xDC00 || low > 0xDFFF)
-                return lex_error (lx, MSG_HIGH_SURROGATE, esc);
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-            }
-          else if (cp >= 0xDC00 && cp <= 0xDFFF)
-            return lex_error (lx, "invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF", esc);
-          {
-            char utf8[6];
-            int n = g_unichar_to_utf8 ((gunichar) cp, utf8);
-            g_string_append_len (lx->buffer, utf8, n);
-          }
-          continue;
+          if (!lex_escape (lx))
+            return PV_JSON_T_PARSE_ERROR;
         }
-      if (c < 0x20)
-        {
-          g_free (lx->error_owned);
-          if (c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r')
-            {
-              char e = c == '\b' ? 'b' : c == '\t' ? 't' : c == '\n' ? 'n' : c == '\f' ? 'f' : 'r';
-              lx->error_owned = g_strdup_printf (
-                "invalid string: control character U+%04X (%s) must be escaped to \\u%04X or \\%c", c,
-                control_names[c], c, e);
-            }
-          else
-            lx->error_owned = g_strdup_printf (
-              "invalid string: control character U+%04X (%s) must be escaped to \\u%04X", c, control_names[c], c);
-          return lex_error (lx, lx->error_owned, lx->current_offset);
-        }
-      if (c < 0x80)
-        {
-          g_string_append_c (lx->buffer, (char) c);
-          continue;
-        }
-      {
-        static const int r2[] = { 0x80, 0xBF };
-        static const int re0[] = { 0xA0, 0xBF, 0x80, 0xBF };
-        static const int r3[] = { 0x80, 0xBF, 0x80, 0xBF };
-        static const int red[] = { 0x80, 0x9F, 0x80, 0xBF };
-        static const int rf0[] = { 0x90, 0xBF, 0x80, 0xBF, 0x80, 0xBF };
-        static const int r4[] = { 0x80, 0xBF, 0x80, 0xBF, 0x80, 0xBF };
-        static const int rf4[] = { 0x80, 0x8F, 0x80, 0xBF, 0x80, 0xBF };
-        gboolean ok;
-        if (c >= 0xC2 && c <= 0xDF)
-          ok = lex_utf8_tail (lx, r2, 1);
-        else if (c == 0xE0)
-          ok = lex_utf8_tail (lx, re0, 2);
-        else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
-          ok = lex_utf8_tail (lx, r3, 2);
-        else if (c == 0xED)
-          ok = lex_utf8_tail (lx, red, 2);
-        else if (c == 0xF0)
-          ok = lex_utf8_tail (lx, rf0, 3);
-        else if (c >= 0xF1 && c <= 0xF3)
-          ok = lex_utf8_tail (lx, r4, 3);
-        else if (c == 0xF4)
-          ok = lex_utf8_tail (lx, rf4, 3);
-        else
-          ok = lex_error (lx, "invalid string: ill-formed UTF-8 byte", lx->current_offset) != PV_JSON_T_PARSE_ERROR;
-        if (!ok)
-          return PV_JSON_T_PARSE_ERROR;
-      }
+      else if (c < 0x20)
+        return lex_control_error (lx, c);
+      else if (c < 0x80)
+        g_string_append_c (lx->buffer, (char) c);
+      else if (!lex_utf8_sequence (lx, c))
+        return PV_JSON_T_PARSE_ERROR;
     }
 }
 

@@ -167,6 +167,143 @@ insert_in_order (GPtrArray *list, const char *name, GHashTable *positions)
   g_ptr_array_insert (list, (gint) at, (gpointer) name);
 }
 
+/* A move in progress: the config's streams as names, what moves, and where
+ * each moving name was. */
+typedef struct {
+  const PvGraph *graph;
+  const int *node_devices;
+  GPtrArray *names;             /* per stream, a GPtrArray of names */
+  GPtrArray *devices;           /* per stream, its "devices" entry */
+  GHashTable *positions;        /* name -> its position in ORT's order */
+  GHashTable *moving;           /* the names to move */
+  GPtrArray *order;             /* the names to move, once each, as asked */
+  GHashTable *source_of;        /* name -> the stream it leaves, + 1 */
+  gboolean *had_node;           /* per stream: listed a main-graph node before */
+} Move;
+
+/* The nodes to move, each once; FALSE (with @error) for a name the main
+ * graph lacks, or none. */
+static gboolean
+collect_moving (Move *m, const char *const *nodes, GError **error)
+{
+  for (int i = 0; nodes[i]; i++)
+    {
+      if (!g_hash_table_contains (m->positions, nodes[i]))
+        {
+          g_autofree char *shown = pv_partition_quoted_name (nodes[i]);
+          g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_UNKNOWN_NODE,
+                       "There is no node named %s in the main graph", shown);
+          return FALSE;
+        }
+      if (g_hash_table_add (m->moving, (gpointer) nodes[i]))
+        g_ptr_array_add (m->order, (gpointer) nodes[i]);
+    }
+  if (m->order->len == 0)
+    {
+      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_UNKNOWN_NODE, "No node to move");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A config without streams means ORT's default partition: spell it out,
+ * so that stream numbers mean the streams ORT runs. */
+static void
+spell_out_default (Move *m)
+{
+  g_autoptr (PvPartitionConfig) def = NULL;
+
+  if (m->names->len > 0)
+    return;
+  def = pv_partition_config_default (m->graph, m->node_devices);
+  for (int s = 0; s < def->n_streams; s++)
+    {
+      GPtrArray *list = g_ptr_array_new ();
+      for (int k = 0; k < def->streams[s].n_nodes; k++)
+        g_ptr_array_add (list, (gpointer) m->graph->nodes[def->streams[s].nodes[k]].name);
+      g_ptr_array_add (m->names, list);
+      g_ptr_array_add (m->devices, g_strdup_printf ("%d", def->streams[s].device));
+    }
+}
+
+/* Takes the names out of every stream that lists them. ORT runs a node in
+ * the last stream that lists it: that is where it comes from. */
+static void
+take_out (Move *m)
+{
+  m->had_node = g_new0 (gboolean, m->names->len + 1);
+  for (guint s = 0; s < m->names->len; s++)
+    {
+      GPtrArray *list = m->names->pdata[s];
+      for (guint k = 0; k < list->len;)
+        {
+          const char *name = list->pdata[k];
+          m->had_node[s] |= g_hash_table_contains (m->positions, name);
+          if (g_hash_table_contains (m->moving, name))
+            {
+              g_hash_table_insert (m->source_of, (gpointer) name, GINT_TO_POINTER ((int) s + 1));
+              g_ptr_array_remove_index (list, k);
+            }
+          else
+            k++;
+        }
+    }
+}
+
+/* A new stream for the moving nodes: on @device, or the device of the
+ * first one's old stream, or of its node. Returns its index. */
+static int
+add_stream (Move *m, const char *device)
+{
+  char *dev = device ? g_strdup (device) : NULL;
+
+  for (guint i = 0; dev == NULL && i < m->order->len; i++)
+    {
+      int s = GPOINTER_TO_INT (g_hash_table_lookup (m->source_of, m->order->pdata[i])) - 1;
+      if (s >= 0)
+        dev = g_strdup (m->devices->pdata[s]);
+    }
+  if (dev == NULL)
+    dev = g_strdup_printf ("%d", pv_partition_node_device (m->node_devices,
+                                                           pv_graph_find_node (m->graph, m->order->pdata[0])));
+  g_ptr_array_add (m->names, g_ptr_array_new ());
+  g_ptr_array_add (m->devices, dev);
+  return (int) m->names->len - 1;
+}
+
+/* The config text, without the streams the move emptied of main-graph
+ * nodes (ORT crashes on a stream without nodes; later streams move down
+ * by one), in @text's layout. */
+static char *
+write_moved (Move *m, const char *text, gsize len, gboolean pretty)
+{
+  g_autoptr (GPtrArray) kept_names = g_ptr_array_new ();   /* borrowed from names */
+  g_autoptr (GPtrArray) kept_devices = g_ptr_array_new (); /* borrowed from devices */
+  char *out;
+
+  for (guint s = 0; s < m->names->len; s++)
+    {
+      GPtrArray *list = m->names->pdata[s];
+      gboolean has_node = FALSE;
+      for (guint k = 0; k < list->len && !has_node; k++)
+        has_node = g_hash_table_contains (m->positions, list->pdata[k]);
+      if (m->had_node[s] && !has_node)
+        continue;
+      g_ptr_array_add (kept_names, list);
+      g_ptr_array_add (kept_devices, m->devices->pdata[s]);
+    }
+  out = pv_partition_write_config ((GPtrArray *const *) kept_names->pdata,
+                                   (const char *const *) kept_devices->pdata, (int) kept_names->len, pretty);
+  /* A compact config that ended its file with a newline keeps it. */
+  if (!pretty && len > 0 && text[len - 1] == '\n')
+    {
+      char *with_nl = g_strconcat (out, "\n", NULL);
+      g_free (out);
+      out = with_nl;
+    }
+  return out;
+}
+
 gboolean
 pv_partition_config_move_nodes (const PvGraph *graph, const int *node_devices, const char *text, gsize len,
                                 const char *const *nodes, int stream, const char *device, char **new_text,
@@ -174,138 +311,46 @@ pv_partition_config_move_nodes (const PvGraph *graph, const int *node_devices, c
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   g_autoptr (GPtrArray) devices = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) positions = name_positions (graph);
+  g_autoptr (GHashTable) positions = NULL;
   g_autoptr (GHashTable) moving = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GPtrArray) order = g_ptr_array_new (); /* the names to move, once each */
-  g_autoptr (GHashTable) source_of = g_hash_table_new (g_str_hash, g_str_equal); /* name -> stream + 1 */
-  g_autoptr (GPtrArray) kept_names = g_ptr_array_new ();   /* borrowed from names */
-  g_autoptr (GPtrArray) kept_devices = g_ptr_array_new (); /* borrowed from devices */
-  g_autofree gboolean *had_node = NULL;
+  g_autoptr (GPtrArray) order = g_ptr_array_new ();
+  g_autoptr (GHashTable) source_of = g_hash_table_new (g_str_hash, g_str_equal);
+  Move m = { graph, node_devices, names, devices, NULL, moving, order, source_of, NULL };
   PvJsonDoc doc = { 0 };
-  gboolean pretty;
+  gboolean ok;
 
   g_return_val_if_fail (graph != NULL, FALSE);
   g_return_val_if_fail (nodes != NULL, FALSE);
   g_return_val_if_fail (new_text != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  positions = m.positions = name_positions (graph);
   text = text ? text : "";
   pv_json_doc_parse (&doc, text, len);
-  if (!read_streams (&doc, text, len, names, devices, error))
+  ok = read_streams (&doc, text, len, names, devices, error) && collect_moving (&m, nodes, error);
+  if (ok)
     {
-      pv_json_doc_clear (&doc);
-      return FALSE;
-    }
-  pretty = text_is_pretty (text, len);
-
-  for (int i = 0; nodes[i]; i++)
-    {
-      if (!g_hash_table_contains (positions, nodes[i]))
+      spell_out_default (&m);
+      if (stream < PV_PARTITION_NEW_STREAM || stream >= (int) names->len)
         {
-          g_autofree char *shown = pv_partition_quoted_name (nodes[i]);
-          g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_UNKNOWN_NODE,
-                       "There is no node named %s in the main graph", shown);
-          pv_json_doc_clear (&doc);
-          return FALSE;
-        }
-      if (g_hash_table_add (moving, (gpointer) nodes[i]))
-        g_ptr_array_add (order, (gpointer) nodes[i]);
-    }
-  if (order->len == 0)
-    {
-      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_UNKNOWN_NODE, "No node to move");
-      pv_json_doc_clear (&doc);
-      return FALSE;
-    }
-
-  /* A config without streams means ORT's default partition: spell it out,
-   * so that stream numbers mean the streams ORT runs. */
-  if (names->len == 0)
-    {
-      g_autoptr (PvPartitionConfig) def = pv_partition_config_default (graph, node_devices);
-      for (int s = 0; s < def->n_streams; s++)
-        {
-          GPtrArray *list = g_ptr_array_new ();
-          for (int k = 0; k < def->streams[s].n_nodes; k++)
-            g_ptr_array_add (list, (gpointer) graph->nodes[def->streams[s].nodes[k]].name);
-          g_ptr_array_add (names, list);
-          g_ptr_array_add (devices, g_strdup_printf ("%d", def->streams[s].device));
+          g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_STREAM,
+                       "There is no stream %d: the partition config has streams 0 to %d", stream,
+                       (int) names->len - 1);
+          ok = FALSE;
         }
     }
-  if (stream < PV_PARTITION_NEW_STREAM || stream >= (int) names->len)
+  if (ok)
     {
-      g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_STREAM,
-                   "There is no stream %d: the partition config has streams 0 to %d", stream, (int) names->len - 1);
-      pv_json_doc_clear (&doc);
-      return FALSE;
+      take_out (&m);
+      if (stream == PV_PARTITION_NEW_STREAM)
+        stream = add_stream (&m, device);
+      for (guint i = 0; i < order->len; i++)
+        insert_in_order (names->pdata[stream], order->pdata[i], positions);
+      *new_text = write_moved (&m, text, len, text_is_pretty (text, len));
     }
-
-  /* Take the names out of every stream that lists them. ORT runs a node in
-   * the last stream that lists it: that is where it comes from. */
-  had_node = g_new0 (gboolean, names->len + 1);
-  for (guint s = 0; s < names->len; s++)
-    {
-      GPtrArray *list = names->pdata[s];
-      for (guint k = 0; k < list->len;)
-        {
-          const char *name = list->pdata[k];
-          had_node[s] |= g_hash_table_contains (positions, name);
-          if (g_hash_table_contains (moving, name))
-            {
-              g_hash_table_insert (source_of, (gpointer) name, GINT_TO_POINTER ((int) s + 1));
-              g_ptr_array_remove_index (list, k);
-            }
-          else
-            k++;
-        }
-    }
-
-  /* Where the nodes go. */
-  if (stream == PV_PARTITION_NEW_STREAM)
-    {
-      char *dev = NULL;
-      if (device)
-        dev = g_strdup (device);
-      for (guint i = 0; dev == NULL && i < order->len; i++)
-        {
-          int s = GPOINTER_TO_INT (g_hash_table_lookup (source_of, order->pdata[i])) - 1;
-          if (s >= 0)
-            dev = g_strdup (devices->pdata[s]);
-        }
-      if (dev == NULL)
-        dev = g_strdup_printf ("%d",
-                               pv_partition_node_device (node_devices, pv_graph_find_node (graph, order->pdata[0])));
-      g_ptr_array_add (names, g_ptr_array_new ());
-      g_ptr_array_add (devices, dev);
-      stream = (int) names->len - 1;
-    }
-  for (guint i = 0; i < order->len; i++)
-    insert_in_order (names->pdata[stream], order->pdata[i], positions);
-
-  /* Drop the streams the move emptied of main-graph nodes: ORT crashes on a
-   * stream without nodes. Later streams move down by one. */
-  for (guint s = 0; s < names->len; s++)
-    {
-      GPtrArray *list = names->pdata[s];
-      gboolean has_node = FALSE;
-      for (guint k = 0; k < list->len && !has_node; k++)
-        has_node = g_hash_table_contains (positions, list->pdata[k]);
-      if (had_node[s] && !has_node)
-        continue;
-      g_ptr_array_add (kept_names, list);
-      g_ptr_array_add (kept_devices, devices->pdata[s]);
-    }
-  *new_text = pv_partition_write_config ((GPtrArray *const *) kept_names->pdata,
-                                         (const char *const *) kept_devices->pdata, (int) kept_names->len, pretty);
-  /* A compact config that ended its file with a newline keeps it. */
-  if (!pretty && len > 0 && text[len - 1] == '\n')
-    {
-      char *with_nl = g_strconcat (*new_text, "\n", NULL);
-      g_free (*new_text);
-      *new_text = with_nl;
-    }
+  g_free (m.had_node);
   pv_json_doc_clear (&doc);
-  return TRUE;
+  return ok;
 }
 
 int *

@@ -521,23 +521,12 @@ static const char *const entry_keys[] = {
   "external_outputs", "cpu_inputs", "comment",
 };
 
+/* Every key of entry @obj is known, and given once. */
 static gboolean
-read_entry (Reader *r, const cJSON *obj, int index, Entry *e)
+check_entry_keys (Reader *r, const cJSON *obj, const char *where)
 {
-  g_autofree char *where = g_strdup_printf ("kernels[%d]", index);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  const cJSON *op = NULL;
 
-  e->index = index;
-  e->offset = value_offset (r->pos, obj);
-  e->def.domain = "";
-  e->def.since_first = 1;
-  e->def.since_last = PV_KERNEL_OPSET_MAX;
-  e->def.line = line_at (r, e->offset);
-  e->def.source = g_string_chunk_insert_const (r->strings, r->src->name);
-
-  if (!cJSON_IsObject (obj))
-    return invalid (r, e->offset, "%s must be an object", where);
   for (const cJSON *m = obj->child; m; m = m->next)
     {
       gboolean known = FALSE;
@@ -549,97 +538,129 @@ read_entry (Reader *r, const cJSON *obj, int index, Entry *e)
         return invalid (r, key_offset (r->pos, m), "%s has \"%s\" twice", where, m->string);
       g_hash_table_add (seen, m->string);
     }
-  for (const cJSON *m = obj->child; m; m = m->next)
-    {
-      const char *key = m->string;
-      gsize at = value_offset (r->pos, m);
+  return TRUE;
+}
 
-      if (strcmp (key, "domain") == 0)
-        {
-          if (!cJSON_IsString (m))
-            return invalid (r, at, "%s.domain must be a string (\"\" for ONNX)", where);
-          e->def.domain = strcmp (m->valuestring, "ai.onnx") == 0
-                            ? ""
-                            : g_string_chunk_insert_const (r->strings, m->valuestring);
-        }
-      else if (strcmp (key, "op_type") == 0)
-        {
-          if (!cJSON_IsString (m) || m->valuestring[0] == '\0')
-            return invalid (r, at, "%s.op_type must be a non-empty string", where);
-          op = m;
-          e->def.op_type = g_string_chunk_insert_const (r->strings, m->valuestring);
-        }
-      else if (strcmp (key, "since") == 0)
-        {
-          PvKernelPair range;
-          if (!read_pair (m, &range) || range.input < 1 || range.input > range.output)
-            return invalid (r, at, "%s.since must be a pair [first, last] of opset versions with 1 <= first <= last",
-                            where);
-          e->def.since_first = range.input;
-          e->def.since_last = range.output;
-        }
-      else if (strcmp (key, "alias") == 0)
-        {
-          if (!read_pairs (r, m, where, key, &e->alias, &e->def.n_alias))
-            return FALSE;
-        }
-      else if (strcmp (key, "may_inplace") == 0)
-        {
-          if (!read_pairs (r, m, where, key, &e->may_inplace, &e->def.n_may_inplace))
-            return FALSE;
-        }
-      else if (strcmp (key, "variadic_alias") == 0)
-        {
-          if (cJSON_IsNull (m))
-            continue;
-          if (!read_pair (m, &e->def.variadic_alias))
-            return invalid (r, at,
-                            "%s.variadic_alias must be null or a pair of non-negative integers "
-                            "[input_offset, output_offset]",
-                            where);
-          e->def.has_variadic_alias = TRUE;
-        }
-      else if (strcmp (key, "external_outputs") == 0)
-        {
-          if (!cJSON_IsBool (m))
-            return invalid (r, at, "%s.external_outputs must be true or false", where);
-          e->def.external_outputs = cJSON_IsTrue (m);
-        }
-      else if (strcmp (key, "cpu_inputs") == 0)
-        {
-          int i = 0;
-          if (!cJSON_IsArray (m))
-            return invalid (r, at, "%s.cpu_inputs must be an array of input positions", where);
-          e->cpu_inputs = g_new0 (int, MAX (cJSON_GetArraySize (m), 1));
-          for (const cJSON *v = m->child; v; v = v->next, i++)
-            if (!get_index (v, &e->cpu_inputs[i]))
-              return invalid (r, value_offset (r->pos, v), "%s.cpu_inputs[%d] must be a non-negative integer", where,
-                              i);
-          e->def.n_cpu_inputs = i;
-        }
-      else if (strcmp (key, "may_inplace_dtypes") == 0)
-        {
-          int i = 0;
-          if (!cJSON_IsArray (m))
-            return invalid (r, at, "%s.may_inplace_dtypes must be an array of element type names", where);
-          e->dtypes = g_new0 (int, MAX (cJSON_GetArraySize (m), 1));
-          for (const cJSON *v = m->child; v; v = v->next, i++)
-            {
-              int t = cJSON_IsString (v) ? pv_element_type_from_name (v->valuestring) : PV_ELEM_UNDEFINED;
-              if (t == PV_ELEM_UNDEFINED)
-                return invalid (r, value_offset (r->pos, v),
-                                "%s.may_inplace_dtypes[%d] must be an element type name such as \"float32\"", where, i);
-              e->dtypes[i] = t;
-            }
-          e->def.n_may_inplace_dtypes = i;
-        }
-      else if (strcmp (key, "comment") == 0)
-        {
-          if (!cJSON_IsString (m))
-            return invalid (r, at, "%s.comment must be a string", where);
-        }
+/* "cpu_inputs": input positions. */
+static gboolean
+read_cpu_inputs (Reader *r, const cJSON *m, const char *where, Entry *e)
+{
+  int i = 0;
+
+  if (!cJSON_IsArray (m))
+    return invalid (r, value_offset (r->pos, m), "%s.cpu_inputs must be an array of input positions", where);
+  e->cpu_inputs = g_new0 (int, MAX (cJSON_GetArraySize (m), 1));
+  for (const cJSON *v = m->child; v; v = v->next, i++)
+    if (!get_index (v, &e->cpu_inputs[i]))
+      return invalid (r, value_offset (r->pos, v), "%s.cpu_inputs[%d] must be a non-negative integer", where, i);
+  e->def.n_cpu_inputs = i;
+  return TRUE;
+}
+
+/* "may_inplace_dtypes": element type names. */
+static gboolean
+read_dtypes (Reader *r, const cJSON *m, const char *where, Entry *e)
+{
+  int i = 0;
+
+  if (!cJSON_IsArray (m))
+    return invalid (r, value_offset (r->pos, m), "%s.may_inplace_dtypes must be an array of element type names",
+                    where);
+  e->dtypes = g_new0 (int, MAX (cJSON_GetArraySize (m), 1));
+  for (const cJSON *v = m->child; v; v = v->next, i++)
+    {
+      int t = cJSON_IsString (v) ? pv_element_type_from_name (v->valuestring) : PV_ELEM_UNDEFINED;
+      if (t == PV_ELEM_UNDEFINED)
+        return invalid (r, value_offset (r->pos, v),
+                        "%s.may_inplace_dtypes[%d] must be an element type name such as \"float32\"", where, i);
+      e->dtypes[i] = t;
     }
-  if (op == NULL)
+  e->def.n_may_inplace_dtypes = i;
+  return TRUE;
+}
+
+/* Member @m of entry @e (its key known). */
+static gboolean
+read_entry_member (Reader *r, const cJSON *m, const char *where, Entry *e, gboolean *has_op)
+{
+  const char *key = m->string;
+  gsize at = value_offset (r->pos, m);
+  PvKernelPair range;
+
+  if (strcmp (key, "domain") == 0)
+    {
+      if (!cJSON_IsString (m))
+        return invalid (r, at, "%s.domain must be a string (\"\" for ONNX)", where);
+      e->def.domain = strcmp (m->valuestring, "ai.onnx") == 0 ? ""
+                                                              : g_string_chunk_insert_const (r->strings, m->valuestring);
+    }
+  else if (strcmp (key, "op_type") == 0)
+    {
+      if (!cJSON_IsString (m) || m->valuestring[0] == '\0')
+        return invalid (r, at, "%s.op_type must be a non-empty string", where);
+      *has_op = TRUE;
+      e->def.op_type = g_string_chunk_insert_const (r->strings, m->valuestring);
+    }
+  else if (strcmp (key, "since") == 0)
+    {
+      if (!read_pair (m, &range) || range.input < 1 || range.input > range.output)
+        return invalid (r, at, "%s.since must be a pair [first, last] of opset versions with 1 <= first <= last",
+                        where);
+      e->def.since_first = range.input;
+      e->def.since_last = range.output;
+    }
+  else if (strcmp (key, "alias") == 0)
+    return read_pairs (r, m, where, key, &e->alias, &e->def.n_alias);
+  else if (strcmp (key, "may_inplace") == 0)
+    return read_pairs (r, m, where, key, &e->may_inplace, &e->def.n_may_inplace);
+  else if (strcmp (key, "variadic_alias") == 0)
+    {
+      if (cJSON_IsNull (m))
+        return TRUE;
+      if (!read_pair (m, &e->def.variadic_alias))
+        return invalid (r, at,
+                        "%s.variadic_alias must be null or a pair of non-negative integers "
+                        "[input_offset, output_offset]",
+                        where);
+      e->def.has_variadic_alias = TRUE;
+    }
+  else if (strcmp (key, "external_outputs") == 0)
+    {
+      if (!cJSON_IsBool (m))
+        return invalid (r, at, "%s.external_outputs must be true or false", where);
+      e->def.external_outputs = cJSON_IsTrue (m);
+    }
+  else if (strcmp (key, "cpu_inputs") == 0)
+    return read_cpu_inputs (r, m, where, e);
+  else if (strcmp (key, "may_inplace_dtypes") == 0)
+    return read_dtypes (r, m, where, e);
+  else if (strcmp (key, "comment") == 0 && !cJSON_IsString (m))
+    return invalid (r, at, "%s.comment must be a string", where);
+  return TRUE;
+}
+
+static gboolean
+read_entry (Reader *r, const cJSON *obj, int index, Entry *e)
+{
+  g_autofree char *where = g_strdup_printf ("kernels[%d]", index);
+  gboolean has_op = FALSE;
+
+  e->index = index;
+  e->offset = value_offset (r->pos, obj);
+  e->def.domain = "";
+  e->def.since_first = 1;
+  e->def.since_last = PV_KERNEL_OPSET_MAX;
+  e->def.line = line_at (r, e->offset);
+  e->def.source = g_string_chunk_insert_const (r->strings, r->src->name);
+
+  if (!cJSON_IsObject (obj))
+    return invalid (r, e->offset, "%s must be an object", where);
+  if (!check_entry_keys (r, obj, where))
+    return FALSE;
+  for (const cJSON *m = obj->child; m; m = m->next)
+    if (!read_entry_member (r, m, where, e, &has_op))
+      return FALSE;
+  if (!has_op)
     return invalid (r, e->offset, "%s has no \"op_type\"", where);
   e->def.alias = e->alias;
   e->def.may_inplace = e->may_inplace;

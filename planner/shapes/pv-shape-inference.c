@@ -88,9 +88,9 @@ static void
 register_rules (PvShapeInfo *info)
 {
   const PvInferOp *tables[] = { pv_infer_ops_elementwise, pv_infer_ops_reshape, pv_infer_ops_index,
-                                pv_infer_ops_sizes, pv_infer_ops_sequence, pv_infer_ops_signal,
-                                pv_infer_ops_nn, pv_infer_ops_control, pv_infer_ops_contrib, pv_infer_ops_quant,
-                                pv_infer_ops_nchwc };
+                                pv_infer_ops_sizes,       pv_infer_ops_sequence, pv_infer_ops_signal,
+                                pv_infer_ops_nn,          pv_infer_ops_reduce,   pv_infer_ops_control,
+                                pv_infer_ops_contrib,     pv_infer_ops_quant,    pv_infer_ops_nchwc };
 
   info->rules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (gsize t = 0; t < G_N_ELEMENTS (tables); t++)

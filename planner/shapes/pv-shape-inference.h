@@ -166,6 +166,7 @@ extern const PvInferOp pv_infer_ops_sizes[];
 extern const PvInferOp pv_infer_ops_sequence[];
 extern const PvInferOp pv_infer_ops_signal[];
 extern const PvInferOp pv_infer_ops_nn[];
+extern const PvInferOp pv_infer_ops_reduce[];
 extern const PvInferOp pv_infer_ops_control[];
 extern const PvInferOp pv_infer_ops_contrib[];
 extern const PvInferOp pv_infer_ops_quant[];

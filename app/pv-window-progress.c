@@ -12,9 +12,15 @@ _pv_window_update_dimmed (PvWindow *self)
   pv_timeline_view_set_dimmed (self->timeline, slow || pv_document_get_stale (self->document));
 }
 
+static void plan_stage_cb (PvWindow *self, GParamSpec *pspec, PvDocument *document);
+
 static void
 show_banner (PvWindow *self, gboolean show)
 {
+  /* The stage now, even when the job has not reported one yet (a slow
+   * start, under a sanitizer): never the template's placeholder. */
+  if (show)
+    plan_stage_cb (self, NULL, self->document);
   gtk_revealer_set_reveal_child (self->planning_revealer, show);
   gtk_spinner_set_spinning (self->planning_spinner, show);
   _pv_window_update_dimmed (self);

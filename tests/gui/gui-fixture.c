@@ -391,3 +391,12 @@ gui_fixture_run (void)
   g_clear_pointer (&xdg_dir, g_free);
   return status;
 }
+
+guint32
+gui_be32 (const void *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT32_FROM_BE (v);
+}

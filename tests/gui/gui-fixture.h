@@ -77,5 +77,7 @@ GtkWindow  *wait_for_toplevel     (GType type);
 gboolean    file_starts_with      (const char *path, const char *magic, gsize len);
 /* planviz's state file in the tests' own XDG_CONFIG_HOME. */
 char       *state_path            (void);
+/* The big-endian 32-bit word at @p (a PNG's byte order), at any alignment. */
+guint32     gui_be32              (const void *p);
 
 G_END_DECLS

@@ -421,11 +421,11 @@ read_png (const char *path, guint32 *width, guint32 *height, const char *key, ch
   *text = NULL;
   if (!g_file_get_contents (path, (char **) &png, &len, NULL) || len < 33 || memcmp (png + 12, "IHDR", 4) != 0)
     return FALSE;
-  *width = GUINT32_FROM_BE (*(guint32 *) (png + 16));
-  *height = GUINT32_FROM_BE (*(guint32 *) (png + 20));
+  *width = gui_be32 (png + 16);
+  *height = gui_be32 (png + 20);
   while (at + 12 <= len)
     {
-      guint32 n = GUINT32_FROM_BE (*(guint32 *) (png + at));
+      guint32 n = gui_be32 (png + at);
       if (n > len - at - 12)
         return FALSE;
       if (memcmp (png + at + 4, "tEXt", 4) == 0 && n > strlen (key) &&

@@ -921,8 +921,8 @@ test_export_scale_choice (Fixture *fx, gconstpointer data)
   g_assert_true (memcmp (contents, "\x89PNG", 4) == 0);
   g_assert_cmpint (pv_window_get_export_scale (fx->window), ==, 2);
   /* The view's width (at least 800) doubled. */
-  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (contents + 16)), >=, 1600);
-  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (contents + 16)) % 2, ==, 0);
+  g_assert_cmpuint (gui_be32 (contents + 16), >=, 1600);
+  g_assert_cmpuint (gui_be32 (contents + 16) % 2, ==, 0);
 
   /* The next export's dialog starts from the last choice. */
   spin (300);

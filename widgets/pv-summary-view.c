@@ -322,6 +322,19 @@ add_execution_section (PvSummaryView *self, const PvSession *s)
     }
 }
 
+/* ORT makes and runs this plan: what that does, for the worst kind found
+ * (an overlap is wrong in every mode, an unordered pair only in parallel). */
+static const char *
+worst_effect_text (const PvCheckResult *check)
+{
+  PvViolationKind worst = PV_VIOLATION_UNORDERED;
+
+  for (int i = 0; i < check->n_violations; i++)
+    if (check->violations[i].kind != PV_VIOLATION_UNORDERED)
+      worst = check->violations[i].kind;
+  return pv_violation_effect (worst);
+}
+
 static void
 add_checker_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
 {
@@ -347,11 +360,13 @@ add_checker_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind
     value = add_row (self, grid, "Verdict", text, NULL);
     gtk_widget_add_css_class (value, "error");
   }
+  if (kind == PV_PLANNER_ORT)
+    add_row (self, grid, "In ORT", worst_effect_text (check), NULL);
   for (int i = 0; i < check->n_violations && i < 50; i++)
     {
       static const char *const kinds[] = { "No memory", "Overlap", "Unordered" };
       const PvViolation *v = &check->violations[i];
-      add_row (self, grid, kinds[CLAMP ((int) v->kind, 0, 2)], v->message, NULL);
+      add_row (self, grid, kinds[CLAMP ((int) v->kind, 0, 2)], v->message, pv_violation_effect (v->kind));
     }
   if (check->n_violations > 50)
     {

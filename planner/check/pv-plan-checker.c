@@ -17,6 +17,23 @@ typedef struct {
   PvPlacement place;
 } Object;
 
+const char *
+pv_violation_effect (PvViolationKind kind)
+{
+  switch (kind)
+    {
+    case PV_VIOLATION_NO_MEMORY:
+      return "A run writes outside the value's bytes: it can crash or compute wrong outputs.";
+    case PV_VIOLATION_OVERLAP:
+      return "Wrong outputs in any execution mode: the bytes are overwritten before this read, on the same stream.";
+    case PV_VIOLATION_UNORDERED:
+      return "Wrong outputs when the streams run at once (ORT's executionMode \"parallel\" with 2 or more "
+             "inter-op threads): the write races with the read. Sequential runs may hide it.";
+    default:
+      return "";
+    }
+}
+
 void
 pv_check_result_free (PvCheckResult *result)
 {

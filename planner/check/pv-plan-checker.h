@@ -72,6 +72,13 @@ PvCheckResult *pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefo
                                        const int *may_inplace_source, const guint64 *required_bytes,
                                        int max_violations);
 void pv_check_result_free (PvCheckResult *result);
+
+/* What a run of a plan with a violation of @kind does, in one sentence.
+ * For ORT's own multi-stream plans this is what the real ORT 1.30 was seen
+ * to do (tests/ort/compare-parallel.mjs): an overlap gives wrong outputs in
+ * sequential and parallel runs alike; an unordered pair only when streams
+ * run at once. */
+const char *pv_violation_effect (PvViolationKind kind);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvCheckResult, pv_check_result_free)
 
 G_END_DECLS

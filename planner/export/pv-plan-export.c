@@ -56,6 +56,7 @@ checker_json (PvJsonWriter *w, const PvGraph *g, const PvCheckResult *check)
       if (v->value_b >= 0)
         pv_json_string (w, "other_value", g->values[v->value_b].name);
       pv_json_string (w, "message", v->message);
+      pv_json_string (w, "effect", pv_violation_effect (v->kind));
       pv_json_end_object (w);
     }
   pv_json_end_array (w);
@@ -631,9 +632,11 @@ pv_plan_export_text (const PvSession *s, PvPlannerKind kind)
         g_string_append (out, "ORT's arena, simulated counting nothing for the values of unknown size (not ORT's figures):\n");
       if (s->ort_run)
         ort_run_text (out, s->ort_run);
-      g_string_append_printf (out, "checker: %s\n", s->ort_check->ok ? "safe" : "UNSAFE (a hazard of this config)");
+      g_string_append_printf (out, "checker: %s\n", s->ort_check->ok ? "safe"
+                                                   : "UNSAFE: ONNX Runtime 1.30 makes this plan itself and runs it");
       for (int i = 0; i < s->ort_check->n_violations; i++)
-        g_string_append_printf (out, "  %s\n", s->ort_check->violations[i].message);
+        g_string_append_printf (out, "  %s\n    %s\n", s->ort_check->violations[i].message,
+                                pv_violation_effect (s->ort_check->violations[i].kind));
       for (int i = 0; s->ort->notes && s->ort->notes[i]; i++)
         g_string_append_printf (out, "ORT prints: %s\n", s->ort->notes[i]);
       /* Appended in place: the 95.7k-node model's printout is 27 MB. */

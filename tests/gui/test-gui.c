@@ -12,6 +12,7 @@
 #include "pv-inspector.h"
 #include "pv-recent.h"
 #include "pv-onnx-builder.h"
+#include "pv-plan-checker.h"
 
 /* ---- tests ---- */
 
@@ -209,6 +210,44 @@ test_random_choice (Fixture *fx, gconstpointer data)
   g_assert_true (g_str_has_prefix (pv_inspector_get_row (inspector, "ORT 1.30"), "chooses this value's buffer at random"));
   gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (inspector), GTK_TYPE_STACK)),
                                GTK_WIDGET (inspector));
+}
+
+/* ORT's own plan writes a value in place through an alias while another
+ * stream still reads it (tests/ort/MULTISTREAM-HAZARDS.md): the Summary
+ * says the plan is unsafe and what that does when ORT runs it. */
+static void
+test_ort_hazard (Fixture *fx, gconstpointer data)
+{
+  g_autoptr (PvOnnxBuilder) b = pv_onnx_builder_new (8, "planviz-test");
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autofree char *path = g_build_filename (fx->tmpdir, "inplace_over_alias.onnx", NULL);
+  g_autofree char *config = g_build_filename (fx->tmpdir, "inplace_over_alias.json", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GFile) partition = g_file_new_for_path (config);
+  g_autoptr (GError) error = NULL;
+  PvSummaryView *summary = pv_window_get_summary_view (fx->window);
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (g, "x", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "4");
+  pv_onnx_graph_add_node (g, "Exp", "n0", PV_ONNX_NAMES ("x"), PV_ONNX_NAMES ("a"));
+  pv_onnx_graph_add_node (g, "Identity", "n1", PV_ONNX_NAMES ("a"), PV_ONNX_NAMES ("b"));
+  pv_onnx_graph_add_node (g, "Relu", "n2", PV_ONNX_NAMES ("b"), PV_ONNX_NAMES ("c"));
+  pv_onnx_graph_add_node (g, "Exp", "n3", PV_ONNX_NAMES ("a"), PV_ONNX_NAMES ("d"));
+  pv_onnx_graph_add_node (g, "Add", "n4", PV_ONNX_NAMES ("c", "d"), PV_ONNX_NAMES ("y"));
+  pv_onnx_graph_add_output (g, "y", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "4");
+  g_assert_true (pv_onnx_builder_write (b, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (config, "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"n0\",\"n1\","
+                                              "\"n2\",\"n4\"],[\"n3\"]],\"devices\":[\"0\",\"0\"]}", -1, NULL));
+  pv_window_open (fx->window, file, partition);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_null (pv_window_get_error (fx->window));
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "Verdict"), ==, "Unsafe: 1 hazard");
+  g_assert_cmpstr (pv_summary_view_get_value (summary, "In ORT"), ==, pv_violation_effect (PV_VIOLATION_UNORDERED));
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (summary), GTK_TYPE_STACK)),
+                               GTK_WIDGET (summary));
+  spin (300);
+  save_widget_screenshot (GTK_WIDGET (fx->window), "ort-hazard-summary.png");
 }
 
 static void
@@ -889,6 +928,7 @@ main (int argc, char **argv)
   ADD ("/gui/open/lanes", test_open_lanes, NULL);
   ADD ("/gui/open/two-streams", test_two_streams_file, NULL);
   ADD ("/gui/open/random-choice", test_random_choice, NULL);
+  ADD ("/gui/open/ort-hazard", test_ort_hazard, NULL);
   ADD ("/gui/open/ort-arena", test_ort_arena, NULL);
   ADD ("/gui/open/error", test_load_error, NULL);
   ADD ("/gui/open/no-shape-rule", test_no_shape_rule, NULL);

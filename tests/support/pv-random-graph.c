@@ -11,6 +11,12 @@
 PvModel *
 pv_random_graph_new (GRand *rand, GHashTable *sizes, int **views_out)
 {
+  return pv_random_graph_new_with_bytes (rand, sizes, views_out, NULL);
+}
+
+PvModel *
+pv_random_graph_new_with_bytes (GRand *rand, GHashTable *sizes, int **views_out, GBytes **bytes_out)
+{
   PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   int n_nodes = g_rand_int_range (rand, 2, 30);
@@ -51,6 +57,8 @@ pv_random_graph_new (GRand *rand, GHashTable *sizes, int **views_out)
   pv_onnx_graph_add_output (g, names->pdata[names->len - 1], F, "4");
   if (names->len > 3 && g_rand_boolean (rand))
     pv_onnx_graph_add_output (g, names->pdata[g_rand_int_range (rand, 1, names->len - 1)], F, "4");
+  if (bytes_out)
+    *bytes_out = pv_onnx_builder_pack (b);
   m = pv_test_load_built (b, "random.onnx");
   views = g_new (int, m->graph->n_values);
   for (int v = 0; v < m->graph->n_values; v++)
@@ -65,3 +73,33 @@ pv_random_graph_new (GRand *rand, GHashTable *sizes, int **views_out)
   return m;
 }
 
+
+char *
+pv_random_partition_config (GRand *rand, const PvGraph *g, int *n_streams_out)
+{
+  int wanted = g_rand_int_range (rand, 1, 5);  /* not inside MIN(): it evaluates twice */
+  int n_streams = MIN (wanted, g->n_nodes);
+  g_autofree int *stream = g_new (int, g->n_nodes);
+  GString *json = g_string_new ("{\"type\":\"DeviceBasedPartitioner\",\"streams\":[");
+
+  for (int i = 0; i < g->n_nodes; i++)
+    stream[i] = i < n_streams ? i : g_rand_int_range (rand, 0, n_streams);
+  for (int s = 0; s < n_streams; s++)
+    {
+      gboolean first = TRUE;
+      g_string_append (json, s ? ",[" : "[");
+      for (int i = 0; i < g->n_nodes; i++)
+        if (stream[i] == s)
+          {
+            g_string_append_printf (json, "%s\"%s\"", first ? "" : ",", g->nodes[i].name);
+            first = FALSE;
+          }
+      g_string_append (json, "]");
+    }
+  g_string_append (json, "],\"devices\":[");
+  for (int s = 0; s < n_streams; s++)
+    g_string_append (json, s ? ",\"0\"" : "\"0\"");
+  g_string_append (json, "]}");
+  *n_streams_out = n_streams;
+  return g_string_free (json, FALSE);
+}

@@ -37,38 +37,6 @@
 #include "pv-session.h"
 #include "pv-test-seed.h"
 
-/* A DeviceBasedPartitioner config putting each node on a random stream (no
- * stream left empty: ORT 1.30 crashes on those). */
-static char *
-random_config (GRand *rand, const PvGraph *g, int *n_streams_out)
-{
-  int wanted = g_rand_int_range (rand, 1, 5);  /* not inside MIN(): it evaluates twice */
-  int n_streams = MIN (wanted, g->n_nodes);
-  g_autofree int *stream = g_new (int, g->n_nodes);
-  GString *json = g_string_new ("{\"type\":\"DeviceBasedPartitioner\",\"streams\":[");
-
-  for (int i = 0; i < g->n_nodes; i++)
-    stream[i] = i < n_streams ? i : g_rand_int_range (rand, 0, n_streams);
-  for (int s = 0; s < n_streams; s++)
-    {
-      gboolean first = TRUE;
-      g_string_append (json, s ? ",[" : "[");
-      for (int i = 0; i < g->n_nodes; i++)
-        if (stream[i] == s)
-          {
-            g_string_append_printf (json, "%s\"%s\"", first ? "" : ",", g->nodes[i].name);
-            first = FALSE;
-          }
-      g_string_append (json, "]");
-    }
-  g_string_append (json, "],\"devices\":[");
-  for (int s = 0; s < n_streams; s++)
-    g_string_append (json, s ? ",\"0\"" : "\"0\"");
-  g_string_append (json, "]}");
-  *n_streams_out = n_streams;
-  return g_string_free (json, FALSE);
-}
-
 static void
 assert_safe (const char *what, const PvCheckResult *check, int round, const char *config)
 {
@@ -151,7 +119,7 @@ test_random_partitions (void)
       PvSessionOptions options = { 0 };
       int n_streams;
 
-      config = random_config (rand, m->graph, &n_streams);
+      config = pv_random_partition_config (rand, m->graph, &n_streams);
       options.partition_text = config;
       options.partition_len = strlen (config);
       s = pv_session_new (m, kernels, &options, &error);

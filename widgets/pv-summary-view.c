@@ -323,15 +323,14 @@ add_execution_section (PvSummaryView *self, const PvSession *s)
 }
 
 /* ORT makes and runs this plan: what that does, for the worst kind found
- * (an overlap is wrong in every mode, an unordered pair only in parallel). */
+ * (PvViolationKind runs from worst to mildest). */
 static const char *
 worst_effect_text (const PvCheckResult *check)
 {
   PvViolationKind worst = PV_VIOLATION_UNORDERED;
 
   for (int i = 0; i < check->n_violations; i++)
-    if (check->violations[i].kind != PV_VIOLATION_UNORDERED)
-      worst = check->violations[i].kind;
+    worst = MIN (worst, check->violations[i].kind);
   return pv_violation_effect (worst);
 }
 

@@ -38,7 +38,7 @@ typedef enum {
   PV_VIOLATION_NO_MEMORY,      /* a value that needs bytes has no placement, or a too small one */
   PV_VIOLATION_OVERLAP,        /* two objects share bytes while both are live */
   PV_VIOLATION_UNORDERED,      /* shared across streams without a happens-before chain */
-} PvViolationKind;
+} PvViolationKind;             /* from worst to mildest */
 
 typedef struct {
   PvViolationKind kind;
@@ -73,12 +73,13 @@ PvCheckResult *pv_plan_check_in_order (const PvGraph *graph, const PvHappensBefo
                                        int max_violations);
 void pv_check_result_free (PvCheckResult *result);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvCheckResult, pv_check_result_free)
+
 /* What a run of a plan with a violation of @kind does, in one sentence.
  * For ORT's own multi-stream plans this is what the real ORT 1.30 was seen
  * to do (tests/ort/compare-parallel.mjs): an overlap gives wrong outputs in
  * sequential and parallel runs alike; an unordered pair only when streams
  * run at once. */
 const char *pv_violation_effect (PvViolationKind kind);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvCheckResult, pv_check_result_free)
 
 G_END_DECLS

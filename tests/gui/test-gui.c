@@ -164,35 +164,50 @@ test_two_streams_file (Fixture *fx, gconstpointer data)
 /* Two buffers freed on two streams, one value after both to take one: ORT
  * 1.30's walk order (seeded per process) decides which. The Summary counts
  * it and the Inspector says so on it. */
+/* A five-node graph on input x[4] ("n0".."n4" of @ops reading @inputs,
+ * writing @outputs, y the graph output), written as @name.onnx with
+ * @config beside it, opened, planned. */
 static void
-test_random_choice (Fixture *fx, gconstpointer data)
+open_five_nodes (Fixture *fx, const char *name, const char *const ops[5], const char *const inputs[5][3],
+                 const char *const outputs[5], const char *config)
 {
   g_autoptr (PvOnnxBuilder) b = pv_onnx_builder_new (8, "planviz-test");
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autofree char *path = g_build_filename (fx->tmpdir, "two_givers.onnx", NULL);
-  g_autofree char *config = g_build_filename (fx->tmpdir, "two_givers.json", NULL);
+  g_autofree char *base = g_build_filename (fx->tmpdir, name, NULL);
+  g_autofree char *path = g_strconcat (base, ".onnx", NULL), *config_path = g_strconcat (base, ".json", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GFile) partition = g_file_new_for_path (config);
+  g_autoptr (GFile) partition = g_file_new_for_path (config_path);
   g_autoptr (GError) error = NULL;
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (g, "x", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "4");
+  for (int i = 0; i < 5; i++)
+    {
+      char node[4];
+      g_snprintf (node, sizeof node, "n%d", i);
+      pv_onnx_graph_add_node (g, ops[i], node, inputs[i], (const char *const[]) { outputs[i], NULL });
+    }
+  pv_onnx_graph_add_output (g, "y", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "4");
+  g_assert_true (pv_onnx_builder_write (b, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (config_path, config, -1, NULL));
+  pv_window_open (fx->window, file, partition);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_null (pv_window_get_error (fx->window));
+}
+
+static void
+test_random_choice (Fixture *fx, gconstpointer data)
+{
   const PvSession *s;
   PvInspector *inspector;
   int n = 0, marked = -1;
 
-  pv_onnx_builder_add_opset (b, "", 17);
-  pv_onnx_graph_add_input (g, "x", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "4");
-  pv_onnx_graph_add_node (g, "Exp", "n0", PV_ONNX_NAMES ("x"), PV_ONNX_NAMES ("a"));
-  pv_onnx_graph_add_node (g, "Neg", "n1", PV_ONNX_NAMES ("x"), PV_ONNX_NAMES ("b"));
-  pv_onnx_graph_add_node (g, "Add", "n2", PV_ONNX_NAMES ("a", "b"), PV_ONNX_NAMES ("y1"));
-  pv_onnx_graph_add_node (g, "Exp", "n3", PV_ONNX_NAMES ("y1"), PV_ONNX_NAMES ("d"));
-  pv_onnx_graph_add_node (g, "Exp", "n4", PV_ONNX_NAMES ("d"), PV_ONNX_NAMES ("y"));
-  pv_onnx_graph_add_output (g, "y", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "4");
-  g_assert_true (pv_onnx_builder_write (b, path, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_file_set_contents (config, "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"n0\",\"n2\","
-                                              "\"n3\",\"n4\"],[\"n1\"]],\"devices\":[\"0\",\"0\"]}", -1, NULL));
-  pv_window_open (fx->window, file, partition);
-  g_assert_true (wait_until (fx, settled));
-  g_assert_null (pv_window_get_error (fx->window));
+  open_five_nodes (fx, "two_givers", (const char *const[]) { "Exp", "Neg", "Add", "Exp", "Exp" },
+                   (const char *const[][3]) { { "x" }, { "x" }, { "a", "b" }, { "y1" }, { "d" } },
+                   (const char *const[]) { "a", "b", "y1", "d", "y" },
+                   "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"n0\",\"n2\",\"n3\",\"n4\"],[\"n1\"]],"
+                   "\"devices\":[\"0\",\"0\"]}");
   s = pv_document_get_plan_session (fx->document);
   g_assert_cmpint (s->ort->n_streams, ==, 2);
   for (int i = 0; i < s->ort->n_values; i++)
@@ -218,30 +233,13 @@ test_random_choice (Fixture *fx, gconstpointer data)
 static void
 test_ort_hazard (Fixture *fx, gconstpointer data)
 {
-  g_autoptr (PvOnnxBuilder) b = pv_onnx_builder_new (8, "planviz-test");
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autofree char *path = g_build_filename (fx->tmpdir, "inplace_over_alias.onnx", NULL);
-  g_autofree char *config = g_build_filename (fx->tmpdir, "inplace_over_alias.json", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (GFile) partition = g_file_new_for_path (config);
-  g_autoptr (GError) error = NULL;
   PvSummaryView *summary = pv_window_get_summary_view (fx->window);
 
-  pv_onnx_builder_add_opset (b, "", 17);
-  pv_onnx_graph_add_input (g, "x", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "4");
-  pv_onnx_graph_add_node (g, "Exp", "n0", PV_ONNX_NAMES ("x"), PV_ONNX_NAMES ("a"));
-  pv_onnx_graph_add_node (g, "Identity", "n1", PV_ONNX_NAMES ("a"), PV_ONNX_NAMES ("b"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", PV_ONNX_NAMES ("b"), PV_ONNX_NAMES ("c"));
-  pv_onnx_graph_add_node (g, "Exp", "n3", PV_ONNX_NAMES ("a"), PV_ONNX_NAMES ("d"));
-  pv_onnx_graph_add_node (g, "Add", "n4", PV_ONNX_NAMES ("c", "d"), PV_ONNX_NAMES ("y"));
-  pv_onnx_graph_add_output (g, "y", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, "4");
-  g_assert_true (pv_onnx_builder_write (b, path, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_file_set_contents (config, "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"n0\",\"n1\","
-                                              "\"n2\",\"n4\"],[\"n3\"]],\"devices\":[\"0\",\"0\"]}", -1, NULL));
-  pv_window_open (fx->window, file, partition);
-  g_assert_true (wait_until (fx, settled));
-  g_assert_null (pv_window_get_error (fx->window));
+  open_five_nodes (fx, "inplace_over_alias", (const char *const[]) { "Exp", "Identity", "Relu", "Exp", "Add" },
+                   (const char *const[][3]) { { "x" }, { "a" }, { "b" }, { "a" }, { "c", "d" } },
+                   (const char *const[]) { "a", "b", "c", "d", "y" },
+                   "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"n0\",\"n1\",\"n2\",\"n4\"],[\"n3\"]],"
+                   "\"devices\":[\"0\",\"0\"]}");
   g_assert_cmpstr (pv_summary_view_get_value (summary, "Verdict"), ==, "Unsafe: 1 hazard");
   g_assert_cmpstr (pv_summary_view_get_value (summary, "In ORT"), ==, pv_violation_effect (PV_VIOLATION_UNORDERED));
   gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (summary), GTK_TYPE_STACK)),

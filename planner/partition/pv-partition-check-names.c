@@ -179,7 +179,7 @@ find_in_subgraphs (const PvGraph *graph, const char *name)
           if (pv_graph_find_node (sub, name) >= 0)
             {
               g_autofree char *owner = pv_partition_quoted_name (node->name);
-              return g_strdup_printf ("the %s subgraph of node %s", sub->parent_attr ? sub->parent_attr : "?", owner);
+              return g_strdup_printf (W_SUBGRAPH_OF, sub->parent_attr ? sub->parent_attr : "?", owner);
             }
           deeper = find_in_subgraphs (sub, name);
           if (deeper)
@@ -231,9 +231,7 @@ check_order (Checker *c, int s, const CStream *st, const NameTables *t)
           g_autofree char *runs_first = pv_partition_quoted_name (c->graph->nodes[max_node].name);
           g_autofree char *order = names_list (c->graph, st->nodes);
           g_autofree char *ort = g_strdup_printf ("%s: %s", ORT_ORDER, order);
-          _pv_check_add (c, PV_FINDING_WARNING, st->val->offset, ort,
-               "streams[%d] lists %s before %s, but ONNX Runtime runs %s first", s, listed_first, runs_first,
-               runs_first);
+          _pv_check_add (c, st->val->offset, F_ORDER (ort), s, listed_first, runs_first, runs_first);
           return;
         }
       if (p > max_pos)
@@ -266,9 +264,7 @@ report_unknown (Names *n, const PvJsonValue *name)
 
   if (sub)
     {
-      _pv_check_add (c, PV_FINDING_WARNING, name->offset,
-                     "ignores the name: subgraphs ignore the config and run as one stream each",
-                     "%s is a node of %s, not of the main graph", shown, sub);
+      _pv_check_add (c, name->offset, F_NODE_OF_SUBGRAPH, shown, sub);
       return;
     }
   hint = g_hash_table_lookup (n->suggested, shown);
@@ -278,8 +274,7 @@ report_unknown (Names *n, const PvJsonValue *name)
       hint = has_nul ? g_strdup ("") : suggestions (c, name->str, name->len);
       g_hash_table_insert (n->suggested, g_strdup (shown), (gpointer) hint);
     }
-  _pv_check_add (c, PV_FINDING_WARNING, name->offset, "ignores the name", "no node named %s in the main graph%s",
-                 shown, hint ? hint : "");
+  _pv_check_add (c, name->offset, F_NO_SUCH_NODE, shown, hint ? hint : "");
 }
 
 /* Each name's owner, and the stream that wins it: the last to list it. */
@@ -314,10 +309,7 @@ assign_names (Names *n)
           if (t->winner[owner] == 0 && t->n_named[owner] > 1)
             {
               g_autofree char *shown = pv_partition_quoted (name->str, name->len);
-              _pv_check_add (c, PV_FINDING_WARNING, name->offset, "puts all of them in the stream that lists the name",
-                             "%s names %u nodes of the main graph (ONNX Runtime names unnamed nodes <OpType><n> "
-                             "without checking for clashes)",
-                             shown, (guint) t->n_named[owner]);
+              _pv_check_add (c, name->offset, F_NAME_CLASH, shown, (guint) t->n_named[owner]);
             }
           t->winner[owner] = (int) s + 1;
         }
@@ -346,17 +338,14 @@ report_duplicates (Names *n)
       if (again)
         {
           g_autofree char *shown = pv_partition_quoted (o->name->str, o->name->len);
-          _pv_check_add (n->c, PV_FINDING_WARNING, o->name->offset, "counts it once",
-                         "%s is listed twice in streams[%d]", 
-                         shown, o->stream);
+          _pv_check_add (n->c, o->name->offset, F_LISTED_TWICE, shown, o->stream);
         }
       else if (o->stream != win)
         {
           g_autofree char *shown = pv_partition_quoted (o->name->str, o->name->len);
           g_autofree char *ort =
-            g_strdup_printf ("puts it in streams[%d], the last stream that lists it, and ignores this entry", win);
-          _pv_check_add (n->c, PV_FINDING_WARNING, o->name->offset, ort, "%s is also listed in streams[%d]", shown,
-                         win);
+            g_strdup_printf (ORT_LAST_WINS, win);
+          _pv_check_add (n->c, o->name->offset, F_ALSO_LISTED (ort), shown, win);
         }
     }
 }
@@ -399,15 +388,13 @@ place_nodes (Names *n)
         {
           g_autofree char *shown = pv_partition_quoted_name (node->name);
           g_autofree char *ort = n_missing == 0 ? g_strdup_printf ("%s: %s", ORT_REFUSES, c->reject)
-                                                : g_strdup (ORT_REFUSES " (it names only the first missing node)");
-          _pv_check_add (c, PV_FINDING_ERROR, c->streams_val->offset, ort, "node %s (%s) is in no stream", shown,
-                         node->op_type);
+                                                : g_strdup (ORT_REFUSES_FIRST_MISSING);
+          _pv_check_add (c, c->streams_val->offset, F_NODE_IN_NO_STREAM (ort), shown, node->op_type);
         }
       n_missing++;
     }
   if (n_missing > MAX_MISSING_FINDINGS)
-    _pv_check_add (c, PV_FINDING_ERROR, c->streams_val->offset, ORT_REFUSES " (it names only the first missing node)",
-                   "%d more nodes of the main graph are in no stream", n_missing - MAX_MISSING_FINDINGS);
+    _pv_check_add (c, c->streams_val->offset, F_MORE_IN_NO_STREAM, n_missing - MAX_MISSING_FINDINGS);
 }
 
 /* A stream ORT builds: mixed devices (an ORT_ENFORCE, before anything
@@ -434,10 +421,9 @@ check_built_stream (Names *n, guint s)
           g_autofree char *b = pv_partition_quoted_name (graph->nodes[id].name);
           g_autofree char *da = device_text (dev);
           g_autofree char *db = device_text (pv_partition_node_device (c->node_devices, id));
-          g_autofree char *ort = c->reject ? g_strdup (ORT_REFUSES " (for another error first)")
+          g_autofree char *ort = c->reject ? g_strdup (ORT_REFUSES_OTHER_FIRST)
                                            : g_strdup_printf ("%s: %s", ORT_REFUSES, MSG_MIXED);
-          _pv_check_add (c, PV_FINDING_ERROR, st->val->offset, ort,
-                         "streams[%u] mixes devices: %s runs on %s but %s on %s", s, a, da, b, db);
+          _pv_check_add (c, st->val->offset, F_MIXED_DEVICES (ort), s, a, da, b, db);
           if (c->reject == NULL)
             c->reject = g_strdup (MSG_MIXED);
           break;
@@ -448,10 +434,7 @@ check_built_stream (Names *n, guint s)
       g_autofree char *shown = pv_partition_quoted (d->str, d->len);
       g_autofree char *actual = device_text (dev);
       g_autofree char *fname = pv_partition_quoted_name (graph->nodes[first].name);
-      _pv_check_add (c, PV_FINDING_WARNING, d->offset,
-                     "takes each stream's device from its first node, not from \"devices\"",
-                     "devices[%u] is %s (%s), but streams[%u] runs on %s, the device of its first node %s", s, shown,
-                     pv_device_type_name (_pv_check_device_value (d)), s, actual, fname);
+      _pv_check_add (c, d->offset, F_DEVICE_FROM_FIRST_NODE, s, shown, pv_device_type_name (_pv_check_device_value (d)), s, actual, fname);
     }
   check_order (c, (int) s, st, &n->t);
 }
@@ -468,14 +451,11 @@ check_empty_streams (Checker *c)
       if (st->nodes->len > 0)
         continue;
       if (st->names->len == 0)
-        _pv_check_add (c, PV_FINDING_ERROR, st->val->offset, ort, "streams[%u] is empty", s);
+        _pv_check_add (c, st->val->offset, F_STREAM_EMPTY (ort), s);
       else if (!st->had_known)
-        _pv_check_add (c, PV_FINDING_ERROR, st->val->offset, ort,
-                       "streams[%u] is empty for ONNX Runtime: none of its names is a node of the main graph", s);
+        _pv_check_add (c, st->val->offset, F_STREAM_NO_KNOWN (ort), s);
       else
-        _pv_check_add (c, PV_FINDING_ERROR, st->val->offset, ort,
-                       "streams[%u] is empty for ONNX Runtime: every node it lists is also in a later stream, which wins",
-                       s);
+        _pv_check_add (c, st->val->offset, F_STREAM_ALL_LATER (ort), s);
       if (c->crash_stream < 0)
         c->crash_stream = (int) s;
     }

@@ -5,22 +5,11 @@
 #pragma once
 
 #include "pv-json-doc.h"
+#include "pv-partition-messages-private.h"
 #include "pv-partition-private.h"
 
 G_BEGIN_DECLS
 
-/* What ORT 1.30 does, for PvPartitionFinding.ort, and the messages it
- * logs or throws, word for word. */
-#define ORT_IGNORES_FILE "ignores the whole file (it logs a warning) and uses its default partition"
-#define ORT_REFUSES "refuses to create the session"
-#define ORT_CRASHES "crashes (SIGSEGV) while building the execution plan: an empty stream has no device"
-#define ORT_CRASHES_LATER "would crash (SIGSEGV) on this empty stream, but refuses the session for another error first"
-#define ORT_ORDER "runs each stream in the graph's topological order, whatever the order in the file"
-#define MSG_COUNT "Number of streams does not equal to number of device types!"
-#define MSG_TYPE "Partitioner type is not DeviceBasedPartitioner"
-#define MSG_MIXED \
-  "execution_plan[plan_.node_stream_map_[node_index]]->device_.Type() == node_device_mem_location.Type() was false."
-#define MSG_NOT_STRING "[json.exception.type_error.302] type must be string, but is %s"
 
 typedef struct {
   const PvJsonValue *val; /* the stream as ORT iterates it */
@@ -51,8 +40,10 @@ typedef struct {
   int crash_stream;             /* the first empty stream, or -1 */
 } Checker;
 
-/* Adds a finding of @severity at @offset: @ort says what ORT does. */
-G_GNUC_PRINTF (5, 6) void _pv_check_add (Checker *c, PvFindingSeverity severity, gsize offset, const char *ort,
+/* Adds a finding of @severity at @offset: @ort says what ORT does. Called
+ * as `_pv_check_add (c, offset, F_NAME, args...)` with a finding of
+ * pv-partition-messages-private.h. */
+G_GNUC_PRINTF (5, 6) void _pv_check_add (Checker *c, gsize offset, PvFindingSeverity severity, const char *ort,
                                          const char *format, ...);
 
 /* A "devices" entry as a number when it is all decimal digits (at most 9;

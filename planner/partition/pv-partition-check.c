@@ -19,7 +19,7 @@ finding_free (gpointer data)
 }
 
 void
-_pv_check_add (Checker *c, PvFindingSeverity severity, gsize offset, const char *ort, const char *format, ...)
+_pv_check_add (Checker *c, gsize offset, PvFindingSeverity severity, const char *ort, const char *format, ...)
 {
   PvPartitionFinding *f = g_new0 (PvPartitionFinding, 1);
   va_list args;
@@ -113,14 +113,13 @@ check_json (Checker *c, const PvJsonDoc *doc)
 {
   if (doc->failed)
     {
-      _pv_check_add (c, PV_FINDING_ERROR, doc->error_offset, ORT_IGNORES_FILE, "not valid JSON: %s", doc->error);
+      _pv_check_add (c, doc->error_offset, F_NOT_JSON, doc->error);
       c->discard = doc->ort_error;
       return FALSE;
     }
   c->root = doc->root;
   if (doc->nul_end)
-    _pv_check_add (c, PV_FINDING_WARNING, doc->nul_offset, "stops reading at the NUL byte and ignores the rest",
-         "a NUL byte ends the JSON here; the text after it is ignored");
+    _pv_check_add (c, doc->nul_offset, F_NUL_BYTE);
   return TRUE;
 }
 
@@ -139,10 +138,9 @@ check_keys (Checker *c)
                            || strcmp (m->key, "devices") == 0);
 
       if (!known)
-        _pv_check_add (c, PV_FINDING_WARNING, m->offset, "ignores the key", "unknown key %s", key);
+        _pv_check_add (c, m->offset, F_UNKNOWN_KEY, key);
       else if (i + 1 < members->len && pv_json_compare_keys (m, members->pdata[i + 1]) == 0)
-        _pv_check_add (c, PV_FINDING_WARNING, m->offset, "uses the last one and ignores this one",
-                       "%s is given again later", key);
+        _pv_check_add (c, m->offset, F_KEY_AGAIN, key);
     }
 }
 
@@ -155,16 +153,11 @@ check_top_level (Checker *c)
 
   if (root->kind != PV_JSON_OBJECT)
     {
-      _pv_check_add (c, PV_FINDING_ERROR, root->offset, ORT_IGNORES_FILE,
-           "the top level must be an object "
-           "{\"type\": \"" DBP_TYPE "\", \"streams\": [...], \"devices\": [...]}, not %s",
-           pv_json_kind_article (root));
+      _pv_check_add (c, root->offset, F_TOP_NOT_OBJECT, pv_json_kind_article (root));
       if (root->kind == PV_JSON_NULL)
         c->discard = MSG_TYPE;
       else
-        discard_with (c, g_strdup_printf ("[json.exception.type_error.305] cannot use operator[] with a string "
-                                          "argument with %s",
-                                          pv_json_kind_name (root)));
+        discard_with (c, g_strdup_printf (MSG_NO_OPERATOR, pv_json_kind_name (root)));
       return FALSE;
     }
   check_keys (c);
@@ -175,22 +168,18 @@ check_top_level (Checker *c)
   c->devices_val = c->devices_m ? c->devices_m->value : NULL;
   if (type_m == NULL)
     {
-      _pv_check_add (c, PV_FINDING_ERROR, root->offset, ORT_IGNORES_FILE, "missing \"type\": \"" DBP_TYPE "\"");
+      _pv_check_add (c, root->offset, F_TYPE_MISSING);
       c->discard = MSG_TYPE;
     }
   else if (type_m->value->kind != PV_JSON_STRING)
     {
-      _pv_check_add (c, PV_FINDING_ERROR, type_m->value->offset, ORT_IGNORES_FILE,
-                     "\"type\" must be \"" DBP_TYPE "\", not %s", 
-           pv_json_kind_article (type_m->value));
+      _pv_check_add (c, type_m->value->offset, F_TYPE_WRONG, pv_json_kind_article (type_m->value));
       c->discard = MSG_TYPE;
     }
   else if (type_m->value->len != strlen (DBP_TYPE) || memcmp (type_m->value->str, DBP_TYPE, type_m->value->len) != 0)
     {
       g_autofree char *got = pv_partition_quoted (type_m->value->str, type_m->value->len);
-      _pv_check_add (c, PV_FINDING_ERROR, type_m->value->offset, ORT_IGNORES_FILE,
-                     "\"type\" must be \"" DBP_TYPE "\", not %s", 
-           got);
+      _pv_check_add (c, type_m->value->offset, F_TYPE_WRONG, got);
       c->discard = MSG_TYPE;
     }
   return TRUE;
@@ -205,8 +194,7 @@ check_stream_entry (Checker *c, guint i, const CStream *st)
 
   if (sv == c->streams_val && (sv->kind == PV_JSON_NUMBER || sv->kind == PV_JSON_TRUE || sv->kind == PV_JSON_FALSE))
     {
-      _pv_check_add (c, PV_FINDING_ERROR, sv->offset, ORT_IGNORES_FILE,
-           "\"streams\" must be an array of streams (arrays of node names), not %s", pv_json_kind_article (sv));
+      _pv_check_add (c, sv->offset, F_STREAMS_NOT_ARRAY, pv_json_kind_article (sv));
       discard_with (c, g_strdup_printf (MSG_NOT_STRING, pv_json_kind_name (sv)));
       return;
     }
@@ -215,22 +203,18 @@ check_stream_entry (Checker *c, guint i, const CStream *st)
   switch (sv->kind)
     {
     case PV_JSON_STRING:
-      _pv_check_add (c, PV_FINDING_WARNING, sv->offset, "reads it as a stream of one node",
-           "streams[%u] should be an array of node names, not a string", i);
+      _pv_check_add (c, sv->offset, F_STREAM_IS_STRING, i);
       return;
     case PV_JSON_OBJECT:
-      _pv_check_add (c, PV_FINDING_WARNING, sv->offset, "reads the object's values, in key order, as the node names",
-           "streams[%u] should be an array of node names, not an object", i);
+      _pv_check_add (c, sv->offset, F_STREAM_IS_OBJECT, i);
       break;
     case PV_JSON_NULL:
-      _pv_check_add (c, PV_FINDING_WARNING, sv->offset, "reads null as an empty stream", "streams[%u] is null", i);
+      _pv_check_add (c, sv->offset, F_STREAM_IS_NULL, i);
       return;
     case PV_JSON_NUMBER:
     case PV_JSON_TRUE:
     case PV_JSON_FALSE:
-      _pv_check_add (c, PV_FINDING_ERROR, sv->offset, ORT_IGNORES_FILE,
-                     "streams[%u] must be an array of node names, not %s", i, 
-           pv_json_kind_article (sv));
+      _pv_check_add (c, sv->offset, F_STREAM_NOT_ARRAY, i, pv_json_kind_article (sv));
       discard_with (c, g_strdup_printf (MSG_NOT_STRING, pv_json_kind_name (sv)));
       return;
     default:
@@ -241,9 +225,7 @@ check_stream_entry (Checker *c, guint i, const CStream *st)
       const PvJsonValue *name = st->names->pdata[k];
       if (name->kind == PV_JSON_STRING)
         continue;
-      _pv_check_add (c, PV_FINDING_ERROR, name->offset, ORT_IGNORES_FILE,
-                     "streams[%u][%u] must be a node name (a string), not %s", 
-           i, k, pv_json_kind_article (name));
+      _pv_check_add (c, name->offset, F_NAME_NOT_STRING, i, k, pv_json_kind_article (name));
       discard_with (c, g_strdup_printf (MSG_NOT_STRING, pv_json_kind_name (name)));
     }
 }
@@ -257,14 +239,11 @@ check_streams (Checker *c)
   c->stream_vals = pv_json_iterate (streams_val);
   c->streams = g_array_new (FALSE, TRUE, sizeof (CStream));
   if (streams_val && streams_val->kind == PV_JSON_STRING)
-    _pv_check_add (c, PV_FINDING_WARNING, streams_val->offset, "reads it as one stream with one node",
-         "\"streams\" should be an array of streams (arrays of node names), not a string");
+    _pv_check_add (c, streams_val->offset, F_STREAMS_IS_STRING);
   else if (streams_val && streams_val->kind == PV_JSON_OBJECT)
-    _pv_check_add (c, PV_FINDING_WARNING, streams_val->offset,
-                   "reads the object's values, in key order, as the streams", 
-         "\"streams\" should be an array of streams, not an object");
+    _pv_check_add (c, streams_val->offset, F_STREAMS_IS_OBJECT);
   else if (streams_val && streams_val->kind == PV_JSON_NULL)
-    _pv_check_add (c, PV_FINDING_WARNING, streams_val->offset, "reads null as no streams", "\"streams\" is null");
+    _pv_check_add (c, streams_val->offset, F_STREAMS_IS_NULL);
   for (guint i = 0; i < c->stream_vals->len; i++)
     {
       CStream st = { c->stream_vals->pdata[i], NULL, NULL, g_array_new (FALSE, FALSE, sizeof (int)), FALSE };
@@ -283,26 +262,20 @@ check_devices (Checker *c)
 
   c->device_vals = pv_json_iterate (devices_val);
   if (devices_val && devices_val->kind == PV_JSON_STRING)
-    _pv_check_add (c, PV_FINDING_WARNING, devices_val->offset, "reads it as one device type",
-         "\"devices\" should be an array of device types, not a string");
+    _pv_check_add (c, devices_val->offset, F_DEVICES_IS_STRING);
   else if (devices_val && devices_val->kind == PV_JSON_OBJECT)
-    _pv_check_add (c, PV_FINDING_WARNING, devices_val->offset,
-                   "reads the object's values, in key order, as the device types", 
-         "\"devices\" should be an array of device types, not an object");
+    _pv_check_add (c, devices_val->offset, F_DEVICES_IS_OBJECT);
   else if (devices_val && devices_val->kind == PV_JSON_NULL)
-    _pv_check_add (c, PV_FINDING_WARNING, devices_val->offset, "reads null as no device types", "\"devices\" is null");
+    _pv_check_add (c, devices_val->offset, F_DEVICES_IS_NULL);
   for (guint i = 0; i < c->device_vals->len; i++)
     {
       const PvJsonValue *d = c->device_vals->pdata[i];
       if (d->kind == PV_JSON_STRING)
         continue;
       if (d == devices_val)
-        _pv_check_add (c, PV_FINDING_ERROR, d->offset, ORT_IGNORES_FILE,
-             "\"devices\" must be an array of device types such as [\"0\"], not %s", pv_json_kind_article (d));
+        _pv_check_add (c, d->offset, F_DEVICES_NOT_ARRAY, pv_json_kind_article (d));
       else
-        _pv_check_add (c, PV_FINDING_ERROR, d->offset, ORT_IGNORES_FILE,
-                       "devices[%u] must be a string such as \"0\", not %s", i, 
-             pv_json_kind_article (d));
+        _pv_check_add (c, d->offset, F_DEVICE_NOT_STRING, i, pv_json_kind_article (d));
       discard_with (c, g_strdup_printf (MSG_NOT_STRING, pv_json_kind_name (d)));
     }
 }
@@ -318,21 +291,17 @@ check_counts (Checker *c)
       g_autofree char *nd = plural ((int) c->device_vals->len, "device type", "device types");
       g_autofree char *ort = g_strdup_printf ("%s: %s", ORT_REFUSES, MSG_COUNT);
       if (c->streams_m == NULL)
-        _pv_check_add (c, PV_FINDING_ERROR, c->root->offset, ort, "missing \"streams\": \"devices\" lists %s", nd);
+        _pv_check_add (c, c->root->offset, F_STREAMS_MISSING (ort), nd);
       else if (c->devices_m == NULL)
-        _pv_check_add (c, PV_FINDING_ERROR, c->root->offset, ort,
-             "missing \"devices\": \"streams\" lists %s, and \"devices\" needs one device type for each", ns);
+        _pv_check_add (c, c->root->offset, F_DEVICES_MISSING (ort), ns);
       else
-        _pv_check_add (c, PV_FINDING_ERROR, c->devices_val->offset, ort,
-                       "\"devices\" lists %s but \"streams\" lists %s", nd, 
-             ns);
+        _pv_check_add (c, c->devices_val->offset, F_COUNTS_DIFFER (ort), nd, ns);
       c->reject = g_strdup (MSG_COUNT);
       return FALSE;
     }
   if (c->streams->len == 0)
     {
-      _pv_check_add (c, PV_FINDING_WARNING, c->streams_m ? c->streams_val->offset : c->root->offset,
-           "partitions the graph itself (its default partition)", "the config lists no streams");
+      _pv_check_add (c, c->streams_m ? c->streams_val->offset : c->root->offset, F_NO_STREAMS);
       c->check->effective_is_default = TRUE;
       return FALSE;
     }
@@ -351,15 +320,12 @@ check_device_types (Checker *c)
       if (value == G_MININT)
         {
           g_autofree char *ort =
-            g_strdup_printf ("reads it with atoi() as %d and only counts it",
+            g_strdup_printf (ORT_ATOI,
                              memchr (d->str, '\0', d->len) || d->len > 32 ? 0 : atoi (d->str));
-          _pv_check_add (c, PV_FINDING_WARNING, d->offset, ort, "devices[%u] %s is not a decimal device type", i,
-                         shown);
+          _pv_check_add (c, d->offset, F_DEVICE_NOT_DECIMAL (ort), i, shown);
         }
       else if (pv_device_type_name (value) == NULL)
-        _pv_check_add (c, PV_FINDING_WARNING, d->offset,
-                       "only counts it: a stream runs on the device of its first node", 
-             "devices[%u] %s is not a device type ONNX Runtime knows (0 CPU, 1 GPU, 2 FPGA, 3 NPU)", i, shown);
+        _pv_check_add (c, d->offset, F_DEVICE_UNKNOWN, i, shown);
     }
 }
 
@@ -413,22 +379,14 @@ summarise (const Checker *c)
   switch (check->verdict)
     {
     case PV_ORT_ACCEPTS:
-      return check->effective_is_default
-               ? g_strdup_printf ("ONNX Runtime 1.30 will accept this config; it lists no streams, so ONNX "
-                                  "Runtime uses its default partition (%s).",
-                                  n)
-               : g_strdup_printf ("ONNX Runtime 1.30 will accept this config and run %s.", n);
+      return check->effective_is_default ? g_strdup_printf (S_ACCEPTS_DEFAULT, n) : g_strdup_printf (S_ACCEPTS, n);
     case PV_ORT_REJECTS:
-      return g_strdup_printf ("ONNX Runtime 1.30 will refuse to create the session: %s", check->ort_message);
+      return g_strdup_printf (S_REFUSES, check->ort_message);
     case PV_ORT_DISCARDS:
-      return g_strdup_printf ("ONNX Runtime 1.30 will ignore this config (it logs the warning \"%s\") "
-                              "and use its default partition (%s).",
-                              check->ort_message, n);
+      return g_strdup_printf (S_DISCARDS, check->ort_message, n);
     case PV_ORT_CRASHES:
     default:
-      return g_strdup_printf ("ONNX Runtime 1.30 will crash (SIGSEGV) while creating the session: "
-                              "streams[%d] has no node of the main graph.",
-                              c->crash_stream);
+      return g_strdup_printf (S_CRASHES, c->crash_stream);
     }
 }
 

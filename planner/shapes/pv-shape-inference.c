@@ -7,69 +7,30 @@
 
 #include "pv-element-type.h"
 #include "pv-error.h"
+#include "pv-shape-inference-private.h"
 #include "pv-shape-onnx-private.h"
 
-/* Contents are tracked for tensors up to this many elements. */
-#define MAX_DATA_ELEMENTS 64
-/* Nodes (values) between two looks at the cancellable: ~1 ms of work. */
-#define PV_SHAPE_CANCEL_STRIDE 2048
-
-typedef struct {
-  PvValueShape *values;
-  int n_values;
-} GraphShapes;
-
-struct _PvShapeInfo {
-  PvDimPool *pool;
-  GHashTable *graphs;         /* const PvGraph* -> GraphShapes* */
-  /* The main graph's entry of @graphs: nearly every lookup is for it
-   * (pv_shape_info_eval_bytes() runs per value on every re-plan). */
-  const PvGraph *main_graph;
-  const GraphShapes *main_shapes;
-  GPtrArray *warnings;        /* char*, NULL-terminated on demand */
-  GHashTable *uncovered;      /* "domain:Op" -> count */
-  char **uncovered_keys;
-  guint *uncovered_counts;
-  GHashTable *rules;          /* "domain\nOp" -> PvInferFunc */
-  GPtrArray *allocations;     /* dims/data arrays, freed with the info */
-  const PvShapeOptions *options;
-  gboolean ort_view;          /* options->ort_view */
-  GHashTable *model_symbols;  /* ort_view: the dim_params the model states */
-  const PvDimExpr *ort_empty; /* ort_view: the one symbol every dim left unknown gets */
-  gint ref_count;             /* subgraph sessions share their parent's info */
-};
-
-struct _PvInferContext {
-  PvShapeInfo *info;
-  const PvGraph *graph;
-  GraphShapes *shapes;
-  const PvNode *node;
-};
-
-static gpointer
-keep (PvShapeInfo *info, gpointer block)
+gpointer
+_pv_shape_keep (PvShapeInfo *info, gpointer block)
 {
   g_ptr_array_add (info->allocations, block);
   return block;
 }
 
-static const PvDimExpr **
-copy_dims (PvShapeInfo *info, const PvDimExpr *const *dims, int n)
+const PvDimExpr **
+_pv_shape_copy_dims (PvShapeInfo *info, const PvDimExpr *const *dims, int n)
 {
   const PvDimExpr **copy;
 
   if (n <= 0)
     return NULL;
-  copy = keep (info, g_new (const PvDimExpr *, n));
+  copy = _pv_shape_keep (info, g_new (const PvDimExpr *, n));
   memcpy (copy, dims, sizeof (*copy) * n);
   return copy;
 }
 
-static void
-shape_info_warn (PvShapeInfo *info, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static void
-shape_info_warn (PvShapeInfo *info, const char *format, ...)
+void
+_pv_shape_warn (PvShapeInfo *info, const char *format, ...)
 {
   va_list args;
 
@@ -134,7 +95,7 @@ shape_from_stated (PvShapeInfo *info, PvValueShape *shape, const PvValue *value,
   shape->rank = type->rank;
   if (type->rank > 0)
     {
-      shape->dims = keep (info, g_new (const PvDimExpr *, type->rank));
+      shape->dims = _pv_shape_keep (info, g_new (const PvDimExpr *, type->rank));
       for (int i = 0; i < type->rank; i++)
         shape->dims[i] = dim_from_stated (info, &type->dims[i], value->name, i, graph_input);
     }
@@ -151,7 +112,7 @@ shape_from_tensor (PvShapeInfo *info, PvValueShape *shape, const PvTensor *tenso
   shape->tensor = tensor;
   if (tensor->n_dims > 0)
     {
-      shape->dims = keep (info, g_new (const PvDimExpr *, tensor->n_dims));
+      shape->dims = _pv_shape_keep (info, g_new (const PvDimExpr *, tensor->n_dims));
       for (int i = 0; i < tensor->n_dims; i++)
         shape->dims[i] = pv_dim_const (info->pool, tensor->dims[i]);
     }
@@ -172,7 +133,7 @@ shape_from_tensor (PvShapeInfo *info, PvValueShape *shape, const PvTensor *tenso
         }
       if (ok)
         {
-          shape->data = keep (info, data);
+          shape->data = _pv_shape_keep (info, data);
           shape->n_data = (int) n;
         }
       else
@@ -198,7 +159,7 @@ apply_input_override (PvShapeInfo *info, PvValueShape *shape, const PvValue *val
     }
   shape->kind = PV_TYPE_TENSOR;
   shape->rank = (int) dims->len;
-  shape->dims = keep (info, g_new (const PvDimExpr *, MAX (dims->len, 1)));
+  shape->dims = _pv_shape_keep (info, g_new (const PvDimExpr *, MAX (dims->len, 1)));
   for (guint i = 0; i < dims->len; i++)
     {
       const PvDimExpr *fixed = pv_dim_const (info->pool, g_array_index (dims, gint64, i));
@@ -213,15 +174,15 @@ apply_input_override (PvShapeInfo *info, PvValueShape *shape, const PvValue *val
 /* ---- merging a rule's result with the model's statement ---- */
 
 /* The ORT view's stand-in for a dim with neither dim_value nor dim_param. */
-static const PvDimExpr *
-fresh_empty (gpointer data)
+const PvDimExpr *
+_pv_shape_fresh_empty (gpointer data)
 {
   return pv_dim_fresh_symbol (((PvShapeInfo *) data)->pool, "unk");
 }
 
 /* Specificity of a dim: constant > expression > named symbol > generated symbol. */
-static int
-specificity (const PvDimExpr *e)
+int
+_pv_shape_specificity (const PvDimExpr *e)
 {
   const char *sym;
 
@@ -254,14 +215,14 @@ merge_with_stated (PvShapeInfo *info, PvValueShape *result, const PvValue *value
   if (info->ort_view)
     {
       if (result->rank >= 0)
-        result->dims = copy_dims (info, result->dims, result->rank);
-      if (!pv_onnx_merge_shape (info->model_symbols, result, &stated, fresh_empty, info))
-        shape_info_warn (info, "value “%s”: the model states a shape that inference contradicts; ONNX Runtime "
+        result->dims = _pv_shape_copy_dims (info, result->dims, result->rank);
+      if (!pv_onnx_merge_shape (info->model_symbols, result, &stated, _pv_shape_fresh_empty, info))
+        _pv_shape_warn (info, "value “%s”: the model states a shape that inference contradicts; ONNX Runtime "
                          "keeps only the dims both agree on", value->name);
       return;
     }
   else if (stated.elem_type != 0 && stated.elem_type != result->elem_type)
-    shape_info_warn (info, "value “%s”: the model states %s but inference gives %s; keeping %s", value->name,
+    _pv_shape_warn (info, "value “%s”: the model states %s but inference gives %s; keeping %s", value->name,
                      pv_element_type_name (stated.elem_type), pv_element_type_name (result->elem_type),
                      pv_element_type_name (result->elem_type));
   if (stated.rank < 0)
@@ -274,7 +235,7 @@ merge_with_stated (PvShapeInfo *info, PvValueShape *result, const PvValue *value
     }
   if (result->rank != stated.rank)
     {
-      shape_info_warn (info, "value “%s”: the model states rank %d but inference gives rank %d; keeping rank %d",
+      _pv_shape_warn (info, "value “%s”: the model states rank %d but inference gives rank %d; keeping rank %d",
                        value->name, stated.rank, result->rank, result->rank);
       return;
     }
@@ -289,14 +250,14 @@ merge_with_stated (PvShapeInfo *info, PvValueShape *result, const PvValue *value
           if (!warned)
             {
               g_autofree char *x = pv_dim_to_string (theirs), *y = pv_dim_to_string (ours);
-              shape_info_warn (info, "value “%s”: the model states %s for axis %d but inference gives %s; keeping %s",
+              _pv_shape_warn (info, "value “%s”: the model states %s for axis %d but inference gives %s; keeping %s",
                                value->name, x, i, y, y);
               warned = TRUE;
             }
           continue;
         }
       pv_dim_pool_unify (info->pool, ours, theirs);
-      if (specificity (theirs) > specificity (ours))
+      if (_pv_shape_specificity (theirs) > _pv_shape_specificity (ours))
         result->dims[i] = theirs;
     }
 }
@@ -365,7 +326,7 @@ infer_node (PvShapeInfo *info, const PvGraph *graph, GraphShapes *gs, const PvNo
   else
     rule (&ctx, node);
   if (info->ort_view)
-    pv_onnx_adjust_outputs (node, gs->values, fresh_empty, info);
+    pv_onnx_adjust_outputs (node, gs->values, _pv_shape_fresh_empty, info);
 
   /* An inlined CastLike takes its element type from its old target input. */
   if (node->type_source >= 0 && node->n_outputs > 0 && node->outputs[0] >= 0 &&
@@ -379,8 +340,8 @@ infer_node (PvShapeInfo *info, const PvGraph *graph, GraphShapes *gs, const PvNo
 
 /* Infers @graph; graph inputs come from @input_shapes when given (subgraphs),
  * else from the model. */
-static gboolean
-infer_graph (PvShapeInfo *info, const PvGraph *graph, const PvValueShape *const *input_shapes, int n_input_shapes,
+gboolean
+_pv_shape_infer_graph (PvShapeInfo *info, const PvGraph *graph, const PvValueShape *const *input_shapes, int n_input_shapes,
              GError **error)
 {
   GraphShapes *gs = graph_shapes_new (info, graph);
@@ -414,7 +375,7 @@ infer_graph (PvShapeInfo *info, const PvGraph *graph, const PvValueShape *const 
         {
           PvValueShape given = *input_shapes[i];
           /* Rules may pass dims that live on their stack: keep a copy. */
-          given.dims = given.rank > 0 ? copy_dims (info, given.dims, given.rank) : NULL;
+          given.dims = given.rank > 0 ? _pv_shape_copy_dims (info, given.dims, given.rank) : NULL;
           given.data = NULL;
           given.n_data = 0;
           given.tensor = NULL;
@@ -471,7 +432,7 @@ finish_graph (gpointer key, gpointer value, gpointer user_data)
       if (shape->rank > 0)
         {
           /* Dims may be shared with other values: resolve into a copy. */
-          const PvDimExpr **dims = keep (info, g_new (const PvDimExpr *, shape->rank));
+          const PvDimExpr **dims = _pv_shape_keep (info, g_new (const PvDimExpr *, shape->rank));
           for (int i = 0; i < shape->rank; i++)
             {
               dims[i] = pv_dim_pool_resolve (info->pool, shape->dims[i]);
@@ -488,7 +449,7 @@ finish_graph (gpointer key, gpointer value, gpointer user_data)
         }
       if (shape->n_data > 0)
         {
-          const PvDimExpr **data = keep (info, g_new (const PvDimExpr *, shape->n_data));
+          const PvDimExpr **data = _pv_shape_keep (info, g_new (const PvDimExpr *, shape->n_data));
           for (int i = 0; i < shape->n_data; i++)
             data[i] = shape->data[i] ? pv_dim_pool_resolve (info->pool, shape->data[i]) : NULL;
           shape->data = data;
@@ -570,7 +531,7 @@ pv_shape_infer (const PvModel *model, const PvShapeOptions *options, GError **er
         }
     }
 
-  if (!infer_graph (info, model->graph, NULL, 0, error))
+  if (!_pv_shape_infer_graph (info, model->graph, NULL, 0, error))
     return NULL;
   /* input_values belong to the caller: do not keep pointers into them. */
   {
@@ -681,228 +642,3 @@ pv_shape_info_eval_bytes (const PvShapeInfo *info, const PvGraph *graph, int val
   return TRUE;
 }
 
-/* ---- the rule API ---- */
-
-PvDimPool *
-pv_infer_pool (PvInferContext *ctx)
-{
-  return ctx->info->pool;
-}
-
-const PvValueShape *
-pv_infer_input (PvInferContext *ctx, int k)
-{
-  int v;
-
-  if (k < 0 || k >= ctx->node->n_inputs)
-    return NULL;
-  v = ctx->node->inputs[k];
-  return v < 0 ? NULL : &ctx->shapes->values[v];
-}
-
-const PvGraph *
-pv_infer_graph (PvInferContext *ctx)
-{
-  return ctx->graph;
-}
-
-gboolean
-pv_infer_ort_view (PvInferContext *ctx)
-{
-  return ctx->info->ort_view;
-}
-
-int
-pv_infer_n_inputs (PvInferContext *ctx)
-{
-  return ctx->node->n_inputs;
-}
-
-int
-pv_infer_n_outputs (PvInferContext *ctx)
-{
-  return ctx->node->n_outputs;
-}
-
-static PvValueShape *
-output_shape (PvInferContext *ctx, int k)
-{
-  int v;
-
-  if (k < 0 || k >= ctx->node->n_outputs)
-    return NULL;
-  v = ctx->node->outputs[k];
-  return v < 0 ? NULL : &ctx->shapes->values[v];
-}
-
-void
-pv_infer_set_output (PvInferContext *ctx, int k, int elem_type, int rank, const PvDimExpr *const *dims)
-{
-  PvValueShape *out = output_shape (ctx, k);
-
-  if (out == NULL)
-    return;
-  memset (out, 0, sizeof *out);
-  out->kind = PV_TYPE_TENSOR;
-  out->elem_type = elem_type;
-  out->rank = rank;
-  out->inferred = TRUE;
-  if (rank > 0)
-    {
-      out->dims = copy_dims (ctx->info, dims, rank);
-      for (int i = 0; i < rank; i++)
-        if (out->dims[i] == NULL)  /* a constructor overflowed: unknowable */
-          out->dims[i] = pv_dim_fresh_symbol (ctx->info->pool, "unk");
-    }
-}
-
-void
-pv_infer_set_size_error (PvInferContext *ctx, int k, int code)
-{
-  PvValueShape *out = output_shape (ctx, k);
-
-  if (out != NULL)
-    out->size_error = 1 + code;
-}
-
-void
-pv_infer_set_output_kind (PvInferContext *ctx, int k, PvTypeKind kind, int elem_type)
-{
-  PvValueShape *out = output_shape (ctx, k);
-
-  if (out == NULL)
-    return;
-  memset (out, 0, sizeof *out);
-  out->kind = kind;
-  out->elem_type = elem_type;
-  out->rank = -1;
-  out->inferred = TRUE;
-}
-
-void
-pv_infer_set_output_data (PvInferContext *ctx, int k, const PvDimExpr *const *data, int n)
-{
-  PvValueShape *out = output_shape (ctx, k);
-
-  /* ONNX's rules never compute contents (ORT has no data propagation). */
-  if (out == NULL || n <= 0 || n > MAX_DATA_ELEMENTS || ctx->info->ort_view)
-    return;
-  for (int i = 0; i < n; i++)
-    if (data[i] == NULL)
-      return;
-  out->data = copy_dims (ctx->info, data, n);
-  out->n_data = n;
-}
-
-const PvDimExpr *
-pv_infer_broadcast_dim (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  gint64 x, y;
-  gboolean ca = pv_dim_is_const (a, &x), cb = pv_dim_is_const (b, &y);
-
-  if (ctx->info->ort_view)
-    {
-      const PvDimExpr *r = pv_onnx_broadcast_dim (ctx->info->model_symbols, a, b, fresh_empty, ctx->info);
-      if (r == NULL)
-        pv_infer_warn (ctx, "cannot broadcast two different dims");
-      return r;
-    }
-  if (a == b)
-    return a;
-  if (ca && x == 1)
-    return b;
-  if (cb && y == 1)
-    return a;
-  if (ca && cb)
-    {
-      pv_infer_warn (ctx, "cannot broadcast %" G_GINT64_FORMAT " with %" G_GINT64_FORMAT, x, y);
-      return NULL;
-    }
-  /* A symbol against anything else: they must be equal at run time (a 1
-   * would make the other side win, but models that rely on that state it). */
-  pv_dim_pool_unify (ctx->info->pool, a, b);
-  if (cb)
-    return b;
-  if (ca)
-    return a;
-  return specificity (b) > specificity (a) ? b : a;
-}
-
-const PvDimExpr *
-pv_infer_fresh (PvInferContext *ctx, const char *prefix)
-{
-  return pv_dim_fresh_symbol (ctx->info->pool, prefix);
-}
-
-void
-pv_infer_warn (PvInferContext *ctx, const char *format, ...)
-{
-  va_list args;
-  g_autofree char *message = NULL;
-  const PvNode *node = ctx->node;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  shape_info_warn (ctx->info, "node “%s” (%s): %s", node->name, node->op_type, message);
-}
-
-gint64
-pv_infer_attr_int (const PvNode *node, const char *name, gint64 fallback)
-{
-  const PvAttribute *a = pv_node_find_attr (node, name);
-  return a && a->type == PV_ATTR_INT ? a->i : fallback;
-}
-
-float
-pv_infer_attr_float (const PvNode *node, const char *name, float fallback)
-{
-  const PvAttribute *a = pv_node_find_attr (node, name);
-  return a && a->type == PV_ATTR_FLOAT ? a->f : fallback;
-}
-
-int
-pv_infer_attr_ints (const PvNode *node, const char *name, const gint64 **out)
-{
-  const PvAttribute *a = pv_node_find_attr (node, name);
-
-  if (a == NULL || a->type != PV_ATTR_INTS)
-    {
-      *out = NULL;
-      return 0;
-    }
-  *out = a->ints;
-  return (int) a->n;
-}
-
-int
-pv_infer_input_ints (PvInferContext *ctx, int k, gint64 **out)
-{
-  const PvValueShape *in = pv_infer_input (ctx, k);
-  gint64 *values;
-
-  *out = NULL;
-  if (in == NULL || in->data == NULL)
-    return -1;
-  values = keep (ctx->info, g_new (gint64, MAX (in->n_data, 1)));
-  for (int i = 0; i < in->n_data; i++)
-    if (!pv_dim_is_const (in->data[i], &values[i]))
-      return -1;
-  *out = values;
-  return in->n_data;
-}
-
-const PvValueShape *const *
-pv_infer_subgraph (PvInferContext *ctx, const PvGraph *graph, const PvValueShape *const *input_shapes, int n_inputs)
-{
-  const PvValueShape **outputs;
-  GraphShapes *gs;
-
-  if (!infer_graph (ctx->info, graph, input_shapes, n_inputs, NULL))
-    return NULL;
-  gs = g_hash_table_lookup (ctx->info->graphs, graph);
-  outputs = keep (ctx->info, g_new0 (const PvValueShape *, MAX (graph->n_outputs, 1)));
-  for (int i = 0; i < graph->n_outputs; i++)
-    outputs[i] = &gs->values[graph->outputs[i]];
-  return outputs;
-}

@@ -11,6 +11,8 @@ struct _PvInspector
 
   PvDocument *document;
   PvTimelineView *timeline;
+  GSignalGroup *document_signals; /* plan-changed, notify::planner */
+  GSignalGroup *timeline_signals; /* selection-changed */
   PvTimelineSelection shown;
 
   GtkWidget *scroller;
@@ -658,17 +660,9 @@ pv_inspector_set_document (PvInspector *self, PvDocument *document)
   g_return_if_fail (PV_IS_INSPECTOR (self));
   g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
 
-  if (self->document == document)
+  if (!g_set_object (&self->document, document))
     return;
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  g_set_object (&self->document, document);
-  if (document)
-    {
-      g_signal_connect_object (document, "plan-changed", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (document, "notify::planner", G_CALLBACK (document_changed_cb), self,
-                               G_CONNECT_SWAPPED);
-    }
+  g_signal_group_set_target (self->document_signals, document);
   document_changed_cb (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
@@ -686,17 +680,11 @@ pv_inspector_set_timeline (PvInspector *self, PvTimelineView *timeline)
   g_return_if_fail (PV_IS_INSPECTOR (self));
   g_return_if_fail (timeline == NULL || PV_IS_TIMELINE_VIEW (timeline));
 
-  if (self->timeline == timeline)
+  if (!g_set_object (&self->timeline, timeline))
     return;
-  if (self->timeline)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
-  g_set_object (&self->timeline, timeline);
+  g_signal_group_set_target (self->timeline_signals, timeline);
   if (timeline)
-    {
-      g_signal_connect_object (timeline, "selection-changed", G_CALLBACK (timeline_selection_cb), self,
-                               G_CONNECT_SWAPPED);
-      timeline_selection_cb (self);
-    }
+    timeline_selection_cb (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
 }
 
@@ -707,10 +695,8 @@ pv_inspector_dispose (GObject *object)
 {
   PvInspector *self = (PvInspector *) object;
 
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  if (self->timeline)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_clear_object (&self->document_signals);
+  g_clear_object (&self->timeline_signals);
   g_clear_object (&self->document);
   g_clear_object (&self->timeline);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
@@ -781,6 +767,12 @@ pv_inspector_init (PvInspector *self)
 {
   self->shown.kind = PV_TIMELINE_HIT_NONE;
   self->shown.id = -1;
+  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
+  self->timeline_signals = g_signal_group_new (PV_TYPE_TIMELINE_VIEW);
+  g_signal_group_connect_swapped (self->timeline_signals, "selection-changed", G_CALLBACK (timeline_selection_cb),
+                                  self);
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));

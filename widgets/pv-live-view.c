@@ -12,6 +12,7 @@ struct _PvLiveView
   GtkWidget parent_instance;
 
   PvDocument *document;
+  GSignalGroup *document_signals; /* plan-changed, notify::planner */
   /* What is asked for: the graph shown (NULL: the main graph), the
    * instant (time < 0: none) and the span (t1 <= t0: none). */
   const PvGraph *graph;
@@ -374,17 +375,9 @@ pv_live_view_set_document (PvLiveView *self, PvDocument *document)
   g_return_if_fail (PV_IS_LIVE_VIEW (self));
   g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
 
-  if (self->document == document)
+  if (!g_set_object (&self->document, document))
     return;
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  g_set_object (&self->document, document);
-  if (document)
-    {
-      g_signal_connect_object (document, "plan-changed", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (document, "notify::planner", G_CALLBACK (document_changed_cb), self,
-                               G_CONNECT_SWAPPED);
-    }
+  g_signal_group_set_target (self->document_signals, document);
   self->graph = NULL;
   self->time = -1;
   self->t0 = self->t1 = 0;
@@ -463,8 +456,7 @@ pv_live_view_dispose (GObject *object)
 {
   PvLiveView *self = PV_LIVE_VIEW (object);
 
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_LIVE_VIEW);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
@@ -516,6 +508,9 @@ static void
 pv_live_view_init (PvLiveView *self)
 {
   self->values = g_array_new (FALSE, FALSE, sizeof (int));
+  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
   self->row_texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->range_texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->time = -1;

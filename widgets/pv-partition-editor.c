@@ -10,6 +10,7 @@ struct _PvPartitionEditor
   GtkWidget parent_instance;
 
   PvDocument *document;
+  GSignalGroup *document_signals; /* loaded, plan-changed, notify::partition-file, notify::planning */
   GtkSourceBuffer *buffer;
   GtkTextTag *error_tag;
   GtkTextTag *warning_tag;
@@ -636,23 +637,11 @@ pv_partition_editor_set_document (PvPartitionEditor *self, PvDocument *document)
   g_return_if_fail (PV_IS_PARTITION_EDITOR (self));
   g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
 
-  if (self->document == document)
+  if (!g_set_object (&self->document, document))
     return;
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  g_set_object (&self->document, document);
-  if (document)
-    {
-      g_signal_connect_object (document, "loaded", G_CALLBACK (document_loaded_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (document, "plan-changed", G_CALLBACK (document_plan_changed_cb), self,
-                               G_CONNECT_SWAPPED);
-      g_signal_connect_object (document, "notify::partition-file", G_CALLBACK (document_partition_file_cb), self,
-                               G_CONNECT_SWAPPED);
-      g_signal_connect_object (document, "notify::planning", G_CALLBACK (document_planning_cb), self,
-                               G_CONNECT_SWAPPED);
-      if (pv_document_get_model (document))
-        document_loaded_cb (self, document);
-    }
+  g_signal_group_set_target (self->document_signals, document);
+  if (document && pv_document_get_model (document))
+    document_loaded_cb (self, document);
   update_file_label (self);
   update_findings (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
@@ -686,8 +675,7 @@ pv_partition_editor_dispose (GObject *object)
       g_source_destroy (self->replan_source);
       g_clear_pointer (&self->replan_source, g_source_unref);
     }
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_PARTITION_EDITOR);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
@@ -797,6 +785,15 @@ pv_partition_editor_init (PvPartitionEditor *self)
 
   g_signal_connect_object (self->buffer, "changed", G_CALLBACK (buffer_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->buffer, "insert-text", G_CALLBACK (buffer_insert_text_cb), self, 0);
+
+  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "loaded", G_CALLBACK (document_loaded_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_plan_changed_cb),
+                                  self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::partition-file",
+                                  G_CALLBACK (document_partition_file_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::planning", G_CALLBACK (document_planning_cb),
+                                  self);
 
   self->replan_source = g_source_new (&replan_source_funcs, sizeof (GSource));
   g_source_set_name (self->replan_source, "pv-partition-replan");

@@ -6,6 +6,7 @@ struct _PvSummaryView
   GtkWidget parent_instance;
 
   PvDocument *document;
+  GSignalGroup *document_signals; /* plan-changed, notify::planner */
   GtkWidget *scroller;
   GtkWidget *content;        /* rebuilt on every plan */
   GHashTable *values;        /* key -> value text, for tests and a11y */
@@ -459,17 +460,9 @@ pv_summary_view_set_document (PvSummaryView *self, PvDocument *document)
   g_return_if_fail (PV_IS_SUMMARY_VIEW (self));
   g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
 
-  if (self->document == document)
+  if (!g_set_object (&self->document, document))
     return;
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  g_set_object (&self->document, document);
-  if (document)
-    {
-      g_signal_connect_object (document, "plan-changed", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (document, "notify::planner", G_CALLBACK (document_changed_cb), self,
-                               G_CONNECT_SWAPPED);
-    }
+  g_signal_group_set_target (self->document_signals, document);
   rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
@@ -501,8 +494,7 @@ pv_summary_view_dispose (GObject *object)
 {
   PvSummaryView *self = (PvSummaryView *) object;
 
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   G_OBJECT_CLASS (pv_summary_view_parent_class)->dispose (object);
@@ -567,6 +559,9 @@ static void
 pv_summary_view_init (PvSummaryView *self)
 {
   self->values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
   self->scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));

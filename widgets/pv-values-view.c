@@ -14,6 +14,8 @@ struct _PvValuesView
 
   PvDocument *document;
   PvTimelineView *timeline;
+  GSignalGroup *document_signals; /* plan-changed, notify::planner */
+  GSignalGroup *timeline_signals; /* selection-changed */
 
   GtkWidget *box;
   GtkSearchEntry *search;
@@ -592,17 +594,9 @@ pv_values_view_set_document (PvValuesView *self, PvDocument *document)
   g_return_if_fail (PV_IS_VALUES_VIEW (self));
   g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
 
-  if (self->document == document)
+  if (!g_set_object (&self->document, document))
     return;
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  g_set_object (&self->document, document);
-  if (document)
-    {
-      g_signal_connect_object (document, "plan-changed", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (document, "notify::planner", G_CALLBACK (document_changed_cb), self,
-                               G_CONNECT_SWAPPED);
-    }
+  g_signal_group_set_target (self->document_signals, document);
   repopulate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
@@ -620,14 +614,9 @@ pv_values_view_set_timeline (PvValuesView *self, PvTimelineView *timeline)
   g_return_if_fail (PV_IS_VALUES_VIEW (self));
   g_return_if_fail (timeline == NULL || PV_IS_TIMELINE_VIEW (timeline));
 
-  if (self->timeline == timeline)
+  if (!g_set_object (&self->timeline, timeline))
     return;
-  if (self->timeline)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
-  g_set_object (&self->timeline, timeline);
-  if (timeline)
-    g_signal_connect_object (timeline, "selection-changed", G_CALLBACK (timeline_selection_cb), self,
-                             G_CONNECT_SWAPPED);
+  g_signal_group_set_target (self->timeline_signals, timeline);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
 }
 
@@ -686,10 +675,8 @@ pv_values_view_dispose (GObject *object)
 {
   PvValuesView *self = (PvValuesView *) object;
 
-  if (self->document)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  if (self->timeline)
-    g_signal_handlers_disconnect_by_data (self->timeline, self);
+  g_clear_object (&self->document_signals);
+  g_clear_object (&self->timeline_signals);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
   g_clear_object (&self->document);
   g_clear_object (&self->timeline);
@@ -776,6 +763,12 @@ pv_values_view_init (PvValuesView *self)
   GtkWidget *header, *scroller;
 
   self->bound = g_hash_table_new (NULL, NULL);
+  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
+  self->timeline_signals = g_signal_group_new (PV_TYPE_TIMELINE_VIEW);
+  g_signal_group_connect_swapped (self->timeline_signals, "selection-changed", G_CALLBACK (timeline_selection_cb),
+                                  self);
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 

@@ -5,7 +5,7 @@
  * Window sizes are built symbolically, e.g. a convolution's spatial output is
  * floor((in + pad_begin + pad_end - dilation*(k-1) - 1)/stride) + 1, so that a
  * symbolic input size gives an exact symbolic output. */
-#include "pv-infer-nn-private.h"
+#include "pv-infer-rules-private.h"
 
 static gboolean
 infer_same (PvInferContext *ctx, const PvNode *node)

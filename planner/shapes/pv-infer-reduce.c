@@ -1,7 +1,7 @@
 /* pv-infer-reduce.c: shape rules for ONNX's reductions (Reduce*, with the
  * contents of small full reductions), ArgMax/ArgMin, and Einsum (its
  * equation parsed, ellipses broadcast). */
-#include "pv-infer-nn-private.h"
+#include "pv-infer-rules-private.h"
 
 /* ---- reductions ---- */
 

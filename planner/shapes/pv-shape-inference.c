@@ -48,7 +48,7 @@ rule_key (const char *domain, const char *op_type)
 static void
 register_rules (PvShapeInfo *info)
 {
-  const PvInferOp *tables[] = { pv_infer_ops_elementwise, pv_infer_ops_reshape, pv_infer_ops_index,
+  const PvInferOp *tables[] = { pv_infer_ops_elementwise, pv_infer_ops_cast, pv_infer_ops_reshape, pv_infer_ops_index,
                                 pv_infer_ops_sizes,       pv_infer_ops_sequence, pv_infer_ops_signal,
                                 pv_infer_ops_nn,          pv_infer_ops_reduce,   pv_infer_ops_control,
                                 pv_infer_ops_contrib,     pv_infer_ops_quant,    pv_infer_ops_nchwc };

@@ -160,6 +160,7 @@ const PvValueShape *const *pv_infer_subgraph (PvInferContext *ctx, const PvGraph
 
 /* The op tables, one per family file. Each ends with a { NULL } entry. */
 extern const PvInferOp pv_infer_ops_elementwise[];
+extern const PvInferOp pv_infer_ops_cast[];
 extern const PvInferOp pv_infer_ops_reshape[];
 extern const PvInferOp pv_infer_ops_index[];
 extern const PvInferOp pv_infer_ops_sizes[];

@@ -1,6 +1,6 @@
-/* pv-infer-nn-private.h: the small helpers the neural-network shape rules
- * share (pv-infer-nn.c: windows, normalizations, Gemm/MatMul, recurrent
- * layers; pv-infer-reduce.c: reductions and Einsum). */
+/* pv-infer-rules-private.h: the small helpers the shape rules share
+ * (pv-infer-elementwise.c, pv-infer-cast.c, pv-infer-nn.c, pv-infer-reduce.c):
+ * fresh dims, NULL-propagating dim arithmetic, attributes, axes, types. */
 #pragma once
 
 #include <string.h>
@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 
-/* Reductions compute known contents for inputs up to this many elements. */
+/* Known contents are kept only for values of at most this many elements. */
 #define MAX_DATA 64
 
 static inline const PvDimExpr *
@@ -120,6 +120,33 @@ norm_axis (PvInferContext *ctx, const PvNode *node, gint64 axis, int rank, int *
     }
   *out = (int) (axis < 0 ? axis + rank : axis);
   return TRUE;
+}
+
+/* Integer (and bool) and floating-point element types. */
+static inline gboolean
+is_int_type (int t)
+{
+  switch (t)
+    {
+    case PV_ELEM_UINT8:
+    case PV_ELEM_INT8:
+    case PV_ELEM_UINT16:
+    case PV_ELEM_INT16:
+    case PV_ELEM_INT32:
+    case PV_ELEM_INT64:
+    case PV_ELEM_UINT32:
+    case PV_ELEM_UINT64:
+    case PV_ELEM_BOOL:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static inline gboolean
+is_float_type (int t)
+{
+  return t == PV_ELEM_FLOAT || t == PV_ELEM_DOUBLE || t == PV_ELEM_FLOAT16 || t == PV_ELEM_BFLOAT16;
 }
 
 G_END_DECLS

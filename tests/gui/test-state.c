@@ -891,7 +891,6 @@ static void
 test_export_scale_choice (Fixture *fx, gconstpointer data)
 {
   g_autofree char *path = g_build_filename (fx->tmpdir, "chosen.png", NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autofree char *contents = NULL;
   GtkWindow *chooser;
   gsize len = 0;

@@ -40,6 +40,9 @@ unpack_failure (const char *source, const guint8 *data, gsize len, GError **erro
     case PV_PROTO_SCAN_WRONG_TYPE:
       code = scan.depth == 0 ? PV_MODEL_ERROR_NOT_A_MODEL : PV_MODEL_ERROR_NOT_PROTOBUF;
       break;
+    case PV_PROTO_SCAN_NUL_IN_STRING:
+      code = PV_MODEL_ERROR_INVALID;
+      break;
     default:
       code = scan.depth == 0 && scan.offset == 0 ? PV_MODEL_ERROR_NOT_PROTOBUF : PV_MODEL_ERROR_NOT_PROTOBUF;
       break;
@@ -49,6 +52,16 @@ unpack_failure (const char *source, const guint8 *data, gsize len, GError **erro
                  " (%s), %s", source, scan.offset, len, scan.path[0] ? scan.path : "top level", scan.message);
   else if (code == PV_MODEL_ERROR_NOT_A_MODEL)
     g_set_error (error, PV_MODEL_ERROR, code, "%s: not an ONNX model: %s", source, scan.message);
+  else if (code == PV_MODEL_ERROR_INVALID)
+    {
+      /* ORT keeps such a name whole (std::string); planviz's names are C
+       * strings all the way to the JSON it writes, so reading on would merge
+       * "nul\0a" and "nul\0b" into one name. */
+      g_autofree char *head = g_strescape (scan.string_head, NULL);
+      g_set_error (error, PV_MODEL_ERROR, code, "%s: %s holds a NUL byte (at byte %" G_GSIZE_FORMAT ", after “%s”): "
+                   "ONNX Runtime keeps the whole name, planviz cannot carry a NUL in a name and refuses the model",
+                   source, scan.path, scan.offset, head);
+    }
   else if (code == PV_MODEL_ERROR_TOO_DEEP)
     g_set_error (error, PV_MODEL_ERROR, code, "%s: %s at byte %" G_GSIZE_FORMAT, source, scan.message, scan.offset);
   else

@@ -21,6 +21,7 @@ pv_proto_scan_result_clear (PvProtoScanResult *result)
 {
   g_clear_pointer (&result->path, g_free);
   g_clear_pointer (&result->message, g_free);
+  g_clear_pointer (&result->string_head, g_free);
   result->status = PV_PROTO_SCAN_OK;
 }
 
@@ -221,6 +222,17 @@ scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, 
       return fail (scan, PV_PROTO_SCAN_WRONG_TYPE, tag_at, field,
                    "field %u (%s) is %s, but %s.%s is %s", number, fd->name, wire_type_name (wire_type),
                    desc->short_name, fd->name, wire_type_name (expected_wire_type (fd->type)));
+    }
+
+  if (fd->type == PROTOBUF_C_TYPE_STRING && strcmp (fd->name, "doc_string") != 0)
+    {
+      const guint8 *nul = memchr (payload, 0, len);
+      if (nul != NULL)
+        {
+          scan->result->string_head = g_strndup ((const char *) payload, (gsize) (nul - payload));
+          return fail (scan, PV_PROTO_SCAN_NUL_IN_STRING, nul, field,
+                       "a NUL byte %" G_GSIZE_FORMAT " bytes into the string", (gsize) (nul - payload));
+        }
     }
 
   if (fd->type == PROTOBUF_C_TYPE_MESSAGE)

@@ -131,6 +131,70 @@ test_duplicate_node_names (void)
   expect_error (b, PV_MODEL_ERROR_INVALID, "two nodes are named “same”");
 }
 
+/* Packs @b with every \001 after @marker turned into a NUL (protobuf-c
+ * writes strings with strlen, so a NUL must be put in afterwards). */
+static GBytes *
+pack_with_nuls (PvOnnxBuilder *b, const char *marker)
+{
+  g_autoptr (GBytes) packed = pv_onnx_builder_pack (b);
+  gsize len, mlen = strlen (marker);
+  guint8 *data = g_bytes_unref_to_data (g_steal_pointer (&packed), &len);
+
+  for (gsize i = 0; i + mlen + 1 <= len; i++)
+    if (memcmp (data + i, marker, mlen) == 0 && data[i + mlen] == 1)
+      data[i + mlen] = 0;
+  return g_bytes_new_take (data, len);
+}
+
+/* ORT keeps "nul\0a" and "nul\0b" apart; protobuf-c would cut both to "nul".
+ * The scanner refuses them, naming the field and the byte, but leaves NULs
+ * alone in doc_string (never read) and in bytes fields (weights). */
+static void
+test_nul_in_names (void)
+{
+  const char *const where[] = { "graph.node[0].name", "graph.node[1].output[0]" };
+
+  for (int k = 0; k < 2; k++)
+    {
+      PvOnnxBuilder *b = new_builder ();
+      PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+      g_autoptr (GBytes) bytes = NULL;
+
+      pv_onnx_graph_add_node (g, "Relu", k == 0 ? "nul\001a" : "r1", N ("x"), N ("t"));
+      pv_onnx_graph_add_node (g, "Relu", k == 0 ? "nul\001b" : "r2", N ("t"), N (k == 0 ? "y" : "nul\001y"));
+      pv_onnx_graph_add_output (g, k == 0 ? "y" : "nul\001y", F, "4");
+      bytes = pack_with_nuls (b, "nul");
+      pv_onnx_builder_free (b);
+      expect_error_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), PV_MODEL_ERROR_INVALID, where[k]);
+      expect_error_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), PV_MODEL_ERROR_INVALID,
+                          "holds a NUL byte (at byte ");
+      expect_error_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), PV_MODEL_ERROR_INVALID,
+                          ", after “nul”): ONNX Runtime keeps the whole name");
+    }
+
+  {
+    PvOnnxBuilder *b = new_builder ();
+    PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+    const gint64 dims[] = { 4 };
+    const float zeros[4] = { 0 };
+    g_autoptr (GBytes) bytes = NULL;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (PvModel) model = NULL;
+    PvOnnxNode *n;
+
+    pv_onnx_graph_add_initializer_floats (g, "w", dims, 1, zeros);
+    n = pv_onnx_graph_add_node (g, "Add", "add", N ("x", "w"), N ("y"));
+    n->doc_string = g_strdup ("nul\001doc");
+    pv_onnx_graph_add_output (g, "y", F, "4");
+    bytes = pack_with_nuls (b, "nul");
+    pv_onnx_builder_free (b);
+    g_assert_nonnull (memchr (g_bytes_get_data (bytes, NULL), 0, g_bytes_get_size (bytes)));
+    model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "doc.onnx", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (model->graph->n_nodes, ==, 1);
+  }
+}
+
 static void
 test_header (void)
 {
@@ -416,6 +480,7 @@ main (int argc, char **argv)
   g_test_add_func ("/errors/undefined-input", test_undefined_input);
   g_test_add_func ("/errors/undefined-input-in-subgraph", test_undefined_input_in_subgraph);
   g_test_add_func ("/errors/duplicate-node-names", test_duplicate_node_names);
+  g_test_add_func ("/errors/nul-in-names", test_nul_in_names);
   g_test_add_func ("/errors/header", test_header);
   g_test_add_func ("/errors/too-deep", test_too_deep);
   g_test_add_func ("/errors/depth-linear", test_depth_linear);

@@ -1,6 +1,7 @@
 /* Every kind of bad input gets its own error code and a message that names
  * the file and the culprit. */
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -342,6 +343,39 @@ test_raw_bytes (void)
   }
 }
 
+/* The node limit counts the nodes of every subgraph, and refuses before
+ * anything is unpacked; at the limit the model loads. nested_ifs (3) has
+ * 3 Ifs and 1 Identity. */
+static void
+test_too_many_nodes (void)
+{
+  PvOnnxBuilder *b = nested_ifs (3);
+  g_autoptr (GBytes) bytes = pv_onnx_builder_pack (b);
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = NULL;
+  int fd = g_file_open_tmp ("pv-nodes-XXXXXX.onnx", &path, &error);
+
+  g_assert_no_error (error);
+  close (fd);
+  pv_onnx_builder_free (b);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error));
+  model = pv_model_load_from_file_full (path, 3, NULL, &error);
+  g_assert_null (model);
+  g_assert_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_TOO_MANY_NODES);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, ": 4 nodes (subgraphs included), more than the limit of 3"));
+  g_clear_error (&error);
+  model = pv_model_load_from_file_full (path, 4, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  g_clear_pointer (&model, pv_model_free);
+  model = pv_model_load_from_file_full (path, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  g_unlink (path);
+}
+
 static void
 test_missing_file (void)
 {
@@ -476,6 +510,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/errors/cycle", test_cycle);
+  g_test_add_func ("/errors/too-many-nodes", test_too_many_nodes);
   g_test_add_func ("/errors/produced-twice", test_produced_twice);
   g_test_add_func ("/errors/undefined-input", test_undefined_input);
   g_test_add_func ("/errors/undefined-input-in-subgraph", test_undefined_input_in_subgraph);

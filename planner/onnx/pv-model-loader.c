@@ -25,15 +25,17 @@
 static gboolean
 check_node_count (const char *source, guint64 n_nodes, guint64 max_nodes, GError **error)
 {
-  g_autofree char *memory = NULL;
+  g_autofree char *memory = NULL, *time = NULL;
+  guint64 seconds;
 
   if (max_nodes == 0 || n_nodes <= max_nodes)
     return TRUE;
   memory = g_format_size (n_nodes * PV_MODEL_BYTES_PER_NODE);
+  seconds = n_nodes / PV_MODEL_NODES_PER_SECOND;
   g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_TOO_MANY_NODES,
                "%s: %" G_GUINT64_FORMAT " nodes (subgraphs included), more than the limit of %" G_GUINT64_FORMAT
-               ": a plan of that size takes about %s of memory and %" G_GUINT64_FORMAT " s", source, n_nodes,
-               max_nodes, memory, MAX (n_nodes / PV_MODEL_NODES_PER_SECOND, 1));
+               ": a plan of that size takes about %s of memory%s", source, n_nodes, max_nodes, memory,
+               seconds ? (time = g_strdup_printf (" and %" G_GUINT64_FORMAT " s", seconds)) : "");
   return FALSE;
 }
 

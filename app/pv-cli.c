@@ -7,9 +7,11 @@
 
 #include "pv-config.h"
 #include "pv-element-type.h"
+#include "pv-error.h"
 #include "pv-model-loader.h"
 #include "pv-ort-graph-rewrite.h"
 #include "pv-input-values.h"
+#include "pv-node-limit.h"
 
 typedef struct {
   const char *name;
@@ -68,9 +70,23 @@ parse_int64 (const char *text, gint64 *out)
 PvModel *
 pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError **error)
 {
-  g_autoptr (PvModel) model = pv_model_load_from_file (path, error);
+  g_autoptr (PvModel) model = NULL;
+  g_autoptr (GError) local_error = NULL;
+  guint64 max_nodes;
 
-  if (model == NULL || !pv_ort_graph_rewrite (model, NULL, ort_shapes, error))
+  if (!pv_node_limit_from_environment (&max_nodes, error))
+    return NULL;
+  model = pv_model_load_from_file_full (path, max_nodes, NULL, &local_error);
+  if (model == NULL)
+    {
+      if (g_error_matches (local_error, PV_MODEL_ERROR, PV_MODEL_ERROR_TOO_MANY_NODES))
+        g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_TOO_MANY_NODES, "%s. %s", local_error->message,
+                     pv_node_limit_hint ());
+      else
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  if (!pv_ort_graph_rewrite (model, NULL, ort_shapes, error))
     return NULL;
   return g_steal_pointer (&model);
 }

@@ -45,7 +45,7 @@ tail -n 20 "$log"
 
 # Executions: the final stats, or (fork mode) the last status line.
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-[ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -n 1 | tr -d '#')
+[ -n "$execs" ] || execs=$( (grep -o '^#[0-9]*' "$log" || true) | tail -n 1 | tr -d '#')
 execs=${execs:-0}
 awk -v n="$name" -v e="$execs" -v s="$start" -v t="$end" -v st="$status" \
   'BEGIN { d = t - s; printf "%s: %d executions in %.1f s, %.0f exec/s, status %d\n", n, e, d, (d > 0 ? e / d : 0), st }'

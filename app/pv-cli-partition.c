@@ -11,6 +11,7 @@
 #include "pv-partition-config.h"
 #include "pv-read-file.h"
 #include "pv-save-file.h"
+#include "pv-json-writer.h"
 
 int pv_cli_partition (int argc, char **argv);
 int pv_cli_check (int argc, char **argv);
@@ -197,7 +198,10 @@ print_check_json (const PvGraph *graph, const PvPartitionCheck *check)
   cJSON_AddItemToObject (root, "effective_devices", devices);
   cJSON_AddBoolToObject (root, "effective_is_default", check->effective_is_default);
   text = cJSON_Print (root);
-  printf ("%s\n", text);
+  {
+    g_autofree char *valid = pv_json_dup_valid_utf8 (text);
+    printf ("%s\n", valid);
+  }
   cJSON_free (text);
   cJSON_Delete (root);
 }

@@ -13,6 +13,12 @@ set -eu -o pipefail
 fuzzer=$1; name=$2; runs=$3; max_len=$4; corpus=$5; shift 5
 seeds=()
 for d in "$corpus" "$@"; do [ -d "$d" ] && seeds+=("$d"); done
+# ASan keeps 256 MB of freed blocks by default, so nearly every allocation
+# is fresh memory to fault in and fill: 16 MB still holds a freed block for
+# hundreds of inputs, and runs the targets 1.3-2x faster (CPU time, 20,000-
+# 30,000 runs: partition-config 3,257 -> 4,545/s, kernel-defs 4,172 ->
+# 8,356/s, model-loader 9,966 -> 13,392/s). An ASAN_OPTIONS setting wins.
+export ASAN_OPTIONS="quarantine_size_mb=16${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 seed=${PV_TEST_SEED:-1}
 artifacts=${PV_FUZZ_ARTIFACTS:-$PWD/fuzz-artifacts}
 mkdir -p "$artifacts"

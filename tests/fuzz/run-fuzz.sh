@@ -8,7 +8,8 @@
 # merges what adds coverage into CORPUS (-merge=1). Never writes to CORPUS
 # otherwise. The seed is fixed (1) and printed; PV_TEST_SEED changes it.
 # Crash inputs go to PV_FUZZ_ARTIFACTS (default ./fuzz-artifacts/). Ends with
-# one line: NAME: N executions in T s, X exec/s, and the fuzzer's status.
+# one line: NAME: N executions in T s, X exec/s, and the fuzzer's status;
+# exits 1 when the fuzzer found something (or failed), 0 otherwise.
 set -eu -o pipefail
 fuzzer=$1; name=$2; runs=$3; max_len=$4; corpus=$5; shift 5
 seeds=()
@@ -19,6 +20,11 @@ for d in "$corpus" "$@"; do [ -d "$d" ] && seeds+=("$d"); done
 # 30,000 runs: partition-config 3,257 -> 4,545/s, kernel-defs 4,172 ->
 # 8,356/s, model-loader 9,966 -> 13,392/s). An ASAN_OPTIONS setting wins.
 export ASAN_OPTIONS="quarantine_size_mb=16${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+# Undefined behaviour stops the run (UBSan only prints by default).
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+# Fontconfig's and GLib's lifetime caches (the pipeline target draws text)
+# are not leaks, with or without the Makefile's settings.
+export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/.." && pwd)/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 seed=${PV_TEST_SEED:-1}
 artifacts=${PV_FUZZ_ARTIFACTS:-$PWD/fuzz-artifacts}
 mkdir -p "$artifacts"

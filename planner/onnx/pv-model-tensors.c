@@ -144,7 +144,11 @@ _pv_loader_tensor_from_proto (const Onnx__TensorProto *tp)
   tensor->external = tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
   for (size_t i = 0; i < tp->n_external_data; i++)
     if (g_strcmp0 (tp->external_data[i]->key, "location") == 0)
-      tensor->external_location = g_strdup (tp->external_data[i]->value);
+      {
+        /* Given twice: ORT reads the entries in order, the last one wins. */
+        g_free (tensor->external_location);
+        tensor->external_location = g_strdup (tp->external_data[i]->value);
+      }
 
   if (!tensor->external && tp->base.n_unknown_fields > 0)
     {

@@ -415,6 +415,38 @@ test_external_data_not_read (void)
   g_assert_null (model->graph->values[w].initializer->data);
 }
 
+/* "location" given twice: the last one counts, as in ORT, which reads the
+ * entries in order (the first copy leaked before; fuzz-external-data found
+ * it: corpus/external-data/regression-location-twice). */
+static void
+test_external_location_twice (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  const gint64 dims[] = { 4, 4 };
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (PvModel) model = NULL;
+  Onnx__TensorProto *t;
+  Onnx__StringStringEntryProto *again = g_new (Onnx__StringStringEntryProto, 1);
+  int w;
+
+  t = pv_onnx_graph_add_external_initializer (g, "w", F, dims, 2, "first.bin", -1, -1);
+  onnx__string_string_entry_proto__init (again);
+  again->key = g_strdup ("location");
+  again->value = g_strdup ("second.bin");
+  t->external_data = g_renew (Onnx__StringStringEntryProto *, t->external_data, t->n_external_data + 1);
+  t->external_data[t->n_external_data++] = again;
+  pv_onnx_graph_add_node (g, "MatMul", "mm", N ("x", "w"), N ("y"));
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  bytes = pv_onnx_builder_pack (b);
+  pv_onnx_builder_free (b);
+  model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "ext.onnx", &error);
+  g_assert_no_error (error);
+  w = pv_graph_find_value (model->graph, "w");
+  g_assert_cmpstr (model->graph->values[w].initializer->external_location, ==, "second.bin");
+}
+
 /* A chain of @n Relus written to a new temporary file; returns its path. */
 static char *
 write_chain (int n, char **dir)
@@ -525,6 +557,7 @@ main (int argc, char **argv)
   g_test_add_func ("/errors/raw-bytes", test_raw_bytes);
   g_test_add_func ("/errors/missing-file", test_missing_file);
   g_test_add_func ("/loader/external-data-not-read", test_external_data_not_read);
+  g_test_add_func ("/loader/external-location-twice", test_external_location_twice);
   g_test_add_func ("/loader/cancelled", test_load_cancelled);
   g_test_add_func ("/loader/inference-cancelled", test_inference_cancelled);
   return g_test_run ();

@@ -155,7 +155,7 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
   double height = bottom - top;
   g_autofree double *cols = g_new (double, 3 * (w + 1));
   const guint64 *values[] = { a->held, a->in_use, a->requested };
-  const Rgb *colours[] = { &pal (self)->arena_held, &c_arena_in_use, &c_arena_requested };
+  const Rgb *colours[] = { &pal (self)->arena_held, &pv_timeline_colours.arena_in_use, &pv_timeline_colours.arena_requested };
   g_autofree char *held = pv_timeline_format_bytes (a->max_held);
   g_autofree char *in_use = pv_timeline_format_bytes (a->max_in_use);
   g_autofree char *requested = pv_timeline_format_bytes (a->max_requested);
@@ -233,13 +233,13 @@ draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost,
         {
           cairo_line_to (cr, x0 + last + 1, bottom);
           cairo_close_path (cr);
-          set_rgba (cr, &c_ghost, 0.14);
+          set_rgba (cr, &pv_timeline_colours.ghost, 0.14);
           cairo_fill (cr);
           continue;
         }
       cairo_set_dash (cr, dash, 2, 0);
       cairo_set_line_width (cr, 1.5);
-      set_rgba (cr, &c_ghost, 0.95);
+      set_rgba (cr, &pv_timeline_colours.ghost, 0.95);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
     }
@@ -321,8 +321,8 @@ pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *ro
     if (pv_timeline_direct_begin (cr, &d, self->area_x0, MAX (top - 2, self->scroll_top), self->area_x1,
                                   MIN (bottom + 1, self->scroll_top + self->scroll_h)))
       {
-        Rgb line = { 0.9 * c_curve.r + 0.1, 0.9 * c_curve.g + 0.1, 0.9 * c_curve.b + 0.1 };
-        guint32 fill = rgb_pixel (&c_curve), edge = rgb_pixel (&line);
+        Rgb line = { 0.9 * pv_timeline_colours.curve.r + 0.1, 0.9 * pv_timeline_colours.curve.g + 0.1, 0.9 * pv_timeline_colours.curve.b + 0.1 };
+        guint32 fill = rgb_pixel (&pv_timeline_colours.curve), edge = rgb_pixel (&line);
         int prev = -1, ib = (int) floor (bottom);
         for (int k = 0; k < w; k++)
           {
@@ -383,9 +383,9 @@ pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *ro
         cairo_close_path (cr);
       }
   }
-  set_rgba (cr, &c_curve, 0.22);
+  set_rgba (cr, &pv_timeline_colours.curve, 0.22);
   cairo_fill_preserve (cr);
-  set_rgba (cr, &c_curve, 0.9);
+  set_rgba (cr, &pv_timeline_colours.curve, 0.9);
   cairo_set_line_width (cr, 1.2);
   cairo_stroke (cr);
 
@@ -418,7 +418,7 @@ lines:
         line_y[1] = off ? floor (top) + 0.5 : floor (bottom - (double) mem->peak_bytes / ymax * height) + 0.5;
         line_text[1] = g_strdup_printf ("%s %s%s", names[self->options.memory_view], v, off ? " ↑ (off the scale)" : "");
         cairo_set_line_width (cr, 1.2);
-        set_rgba (cr, &c_peak, 0.75);
+        set_rgba (cr, &pv_timeline_colours.peak, 0.75);
         cairo_move_to (cr, self->area_x0, line_y[1]);
         cairo_line_to (cr, self->area_x1, line_y[1]);
         cairo_stroke (cr);
@@ -436,7 +436,7 @@ lines:
           cairo_line_to (cr, px - 5, py - 8);
           cairo_line_to (cr, px + 5, py - 8);
           cairo_close_path (cr);
-          set_rgb (cr, &c_peak);
+          set_rgb (cr, &pv_timeline_colours.peak);
           cairo_fill (cr);
           {
             const TextEntry *e = pv_timeline_shaped_text (self, FONT_SMALL, text, -1, -1, PANGO_ELLIPSIZE_NONE);
@@ -447,14 +447,14 @@ lines:
           set_rgba (cr, &pal (self)->view_bg, 0.85);
           cairo_rectangle (cr, lx - 2, py - 5 - th / 2.0, tw + 4, th);
           cairo_fill (cr);
-          pv_timeline_draw_text (self, cr, FONT_SMALL, text, lx, py - 5, -1, PANGO_ELLIPSIZE_NONE, &c_peak);
+          pv_timeline_draw_text (self, cr, FONT_SMALL, text, lx, py - 5, -1, PANGO_ELLIPSIZE_NONE, &pv_timeline_colours.peak);
           used[n_used++] = (Box) { lx - 2, py - 5 - th / 2.0, lx + tw + 2, py - 5 + th / 2.0 };
         }
     }
     for (int i = 0; i < 2; i++)
       if (line_text[i])
         {
-          draw_hline_label (self, cr, line_y[i], line_text[i], i == 0 ? &pal (self)->load : &c_peak, used, &n_used);
+          draw_hline_label (self, cr, line_y[i], line_text[i], i == 0 ? &pal (self)->load : &pv_timeline_colours.peak, used, &n_used);
           g_free (line_text[i]);
         }
     if (single && m->arena.n_points > 0)

@@ -189,7 +189,7 @@ pv_timeline_draw_memory_row (PvTimelineRenderer *self, cairo_t *cr, const Row *r
               if (rh > 0 && rw > 0)
                 {
                   raster_span (self, rw, rh, (int) floor (x0 - self->area_x0), (int) (by - ry), (int) (by + bh - ry),
-                               rgb_pixel (&palette[colour]));
+                               rgb_pixel (&pv_timeline_fills[colour]));
                   raster_used = TRUE;
                 }
             }
@@ -231,7 +231,7 @@ pv_timeline_draw_memory_row (PvTimelineRenderer *self, cairo_t *cr, const Row *r
             {
               const char *name = g->values[bar->value].name;
               int len = short_name_span (&name);
-              pv_timeline_push_label (self, lx, by, lw, MIN (bh, 16), name, len, TRUE, !is_light (&palette[colour]));
+              pv_timeline_push_label (self, lx, by, lw, MIN (bh, 16), name, len, TRUE, !is_light (&pv_timeline_fills[colour]));
             }
         }
     }

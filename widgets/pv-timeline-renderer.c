@@ -30,25 +30,6 @@ update_area (PvTimelineRenderer *self)
   self->area_x1 = MAX (self->vp.width - RIGHT_PAD, self->area_x0 + 10);
 }
 
-const PvTimelinePalette pv_timeline_palette_light = {
-  .view_bg = HEX (0xFFFFFF), .header_bg = HEX (0xFAFAFA), .section_bg = HEX (0xF3F2F1),
-  .lane_alt = HEX (0xF8F8F7), .separator = HEX (0xE3E2E0), .border = HEX (0xD3D2CF),
-  .text = HEX (0x241F31), .dim = HEX (0x5E5C64), .faint = HEX (0x9A9996),
-  .load = HEX (0x3D3846), .trigger = HEX (0x1A5FB4), .notify = HEX (0xC64600),
-  .alias = HEX (0x813D9C), .arena_held = HEX (0x613583),
-};
-
-/* Adwaita's dark view colours; the lines a step lighter so that they
- * read on them. Kernel and bar fills keep their pale colours and dark
- * labels in both. */
-const PvTimelinePalette pv_timeline_palette_dark = {
-  .view_bg = HEX (0x1E1E1E), .header_bg = HEX (0x242424), .section_bg = HEX (0x2E2E32),
-  .lane_alt = HEX (0x252527), .separator = HEX (0x3A3A3E), .border = HEX (0x48484C),
-  .text = HEX (0xEEEEEC), .dim = HEX (0xC0BFBC), .faint = HEX (0x8E8D8A),
-  .load = HEX (0xDEDDDA), .trigger = HEX (0x62A0EA), .notify = HEX (0xFFA348),
-  .alias = HEX (0xC061CB), .arena_held = HEX (0xDC8ADD),
-};
-
 void
 pv_timeline_options_init (PvTimelineOptions *options)
 {
@@ -65,17 +46,7 @@ pv_timeline_options_init (PvTimelineOptions *options)
 static void
 setup_fonts (PvTimelineRenderer *self)
 {
-  const char *family = self->font_family ? self->font_family : DEFAULT_FONT;
-
-  for (int i = 0; i < 3; i++)
-    g_clear_pointer (&self->fonts[i], pango_font_description_free);
-  self->fonts[FONT_NORMAL] = pango_font_description_new ();
-  pango_font_description_set_family (self->fonts[FONT_NORMAL], family);
-  pango_font_description_set_size (self->fonts[FONT_NORMAL], 8 * PANGO_SCALE);  /* 10.7 px at 96 dpi */
-  self->fonts[FONT_SMALL] = pango_font_description_copy (self->fonts[FONT_NORMAL]);
-  pango_font_description_set_size (self->fonts[FONT_SMALL], (int) (7.5 * PANGO_SCALE));
-  self->fonts[FONT_BOLD] = pango_font_description_copy (self->fonts[FONT_NORMAL]);
-  pango_font_description_set_weight (self->fonts[FONT_BOLD], PANGO_WEIGHT_BOLD);
+  pv_timeline_style_set_fonts (self->fonts, self->font_family);
   if (self->text_cache)
     g_hash_table_remove_all (self->text_cache);
 }
@@ -111,7 +82,7 @@ pv_timeline_renderer_new (PvTimelineModel *model)
   cairo_font_options_destroy (fo);
   pango_cairo_context_set_resolution (self->pango, 96);
   for (int i = 0; i < PV_TIMELINE_N_COLOURS; i++)
-    self->pixels[i] = rgb_pixel (&palette[i]);
+    self->pixels[i] = rgb_pixel (&pv_timeline_fills[i]);
   self->text_cache = pv_timeline_text_cache_new ();
   setup_fonts (self);
   update_area (self);
@@ -157,7 +128,7 @@ pv_timeline_renderer_free (PvTimelineRenderer *self)
   g_clear_pointer (&self->header_cache, cairo_surface_destroy);
   g_object_unref (self->pango);
   g_hash_table_unref (self->text_cache);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < N_FONTS; i++)
     pango_font_description_free (self->fonts[i]);
   g_free (self->font_family);
   pv_timeline_model_unref (self->model);
@@ -584,7 +555,7 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
       static const double dash[] = { 4, 3 };
       cairo_set_dash (cr, dash, 2, 0);
       cairo_set_line_width (cr, 1);
-      set_rgba (cr, &c_peak, 0.55);
+      set_rgba (cr, &pv_timeline_colours.peak, 0.55);
       cairo_move_to (cr, x, row_screen_y (self, curve_row));
       cairo_line_to (cr, x, bottom);
       cairo_stroke (cr);

@@ -254,6 +254,9 @@ int pv_timeline_first_reaching (const double *max_end, int first, int n, double 
  * "_output_0" ("/layers.0/attn/k_proj/MatMul_output_0" -> "k_proj/MatMul"). */
 char *pv_timeline_short_name (const char *name);
 
+/* "512 B", "1.5 MiB": newly allocated. */
+char *pv_timeline_format_bytes (guint64 bytes);
+
 /* Short text for a mark kind: "barrier", "wait", "notify", "trigger". */
 const char *pv_timeline_mark_kind_name (PvTimelineMarkKind kind);
 

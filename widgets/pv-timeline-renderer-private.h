@@ -247,8 +247,6 @@ double pv_timeline_draw_text (PvTimelineRenderer *self, cairo_t *cr, int font, c
 /* Same, right-aligned at @right, never ellipsized. */
 double pv_timeline_draw_text_right (PvTimelineRenderer *self, cairo_t *cr, int font, const char *text, double right,
                                     double cy, const Rgb *colour);
-/* "512 B", "1.5 MiB": newly allocated. */
-char *pv_timeline_format_bytes (guint64 bytes);
 
 /* ---- pv-timeline-batch.c: batched fills and labels ---- */
 

@@ -50,98 +50,125 @@ sort_arrows (GArray *arrows)
   memcpy (arrows->data, sorted, sizeof (PvTimelineArrow) * n);
 }
 
-void
-pv_timeline_build_streams_from_plan (Builder *b)
-{
-  const PvOrtPlan *plan = b->src->ort;
-  const PvSchedule *sched = b->src->schedule;
-  PvTimelineModel *m = b->m;
-  int n_steps = 0;
+/* The plan's steps as timeline items while they are made: which mark each
+ * step, notification and trigger point became (-1: none). */
+typedef struct {
+  const PvOrtPlan *plan;
   GArray *kernels, *marks, *arrows;
-  g_autofree int *notify_mark = g_new (int, MAX (plan->n_notifications, 1));
-  g_autofree int *trigger_mark = g_new (int, MAX (plan->n_trigger_points, 1));
-  g_autofree int **step_mark = g_new0 (int *, MAX (plan->n_streams, 1));
+  int *notify_mark;             /* notification id -> its ActivateNotification mark */
+  int *trigger_mark;            /* trigger point -> its TriggerDownstream mark */
+  int **step_mark;              /* [stream][step] -> its mark */
+} PlanItems;
 
-  /* Sized up front: tens of thousands of steps grow no array by doubling. */
+/* Empty arrays sized up front: tens of thousands of steps grow no array
+ * by doubling. */
+static void
+plan_items_init (PlanItems *it, const PvOrtPlan *plan, int n_nodes)
+{
+  int n_steps = 0;
+
   for (int st = 0; st < plan->n_streams; st++)
     n_steps += plan->streams[st].n_steps;
-  kernels = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineKernel), b->g->n_nodes);
-  marks = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineMark), MAX (n_steps - b->g->n_nodes, 0));
-  arrows = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineArrow),
-                              plan->n_trigger_points > 0 ? plan->downstream_start[plan->n_trigger_points] : 0);
-
+  it->plan = plan;
+  it->kernels = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineKernel), n_nodes);
+  it->marks = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineMark), MAX (n_steps - n_nodes, 0));
+  it->arrows = g_array_sized_new (FALSE, FALSE, sizeof (PvTimelineArrow),
+                                  plan->n_trigger_points > 0 ? plan->downstream_start[plan->n_trigger_points] : 0);
+  it->notify_mark = g_new (int, MAX (plan->n_notifications, 1));
+  it->trigger_mark = g_new (int, MAX (plan->n_trigger_points, 1));
+  it->step_mark = g_new0 (int *, MAX (plan->n_streams, 1));
   for (int i = 0; i < plan->n_notifications; i++)
-    notify_mark[i] = -1;
+    it->notify_mark[i] = -1;
   for (int i = 0; i < plan->n_trigger_points; i++)
-    trigger_mark[i] = -1;
+    it->trigger_mark[i] = -1;
+}
 
-  m->n_streams = plan->n_streams;
-  m->streams = g_new0 (PvTimelineLane, MAX (plan->n_streams, 1));
-  for (int st = 0; st < plan->n_streams; st++)
+/* Step @i of stream @st, a barrier, wait, notification or trigger, as a
+ * step mark at @start. */
+static void
+add_step_mark (PlanItems *it, int st, int i, double start)
+{
+  const PvOrtPlan *plan = it->plan;
+  const PvOrtStep *step = &plan->streams[st].steps[i];
+  PvTimelineMark mark = { start, PV_TIMELINE_MARK_BARRIER, st, i, step->node, step->id };
+
+  switch (step->kind)
     {
-      const PvOrtLogicStream *stream = &plan->streams[st];
-      PvTimelineLane *lane = &m->streams[st];
-      int n_kernels = 0;
-
-      step_mark[st] = g_new (int, MAX (stream->n_steps, 1));
-      lane->kind = PV_TIMELINE_LANE_STREAM;
-      lane->id = st;
-      lane->device = stream->device.type;
-      lane->label = g_strdup_printf ("stream %d · %s", st, pv_timeline_device_name (stream->device.type));
-      lane->first = (int) kernels->len;
-      lane->first_mark = (int) marks->len;
-      for (int i = 0; i < stream->n_steps; i++)
-        {
-          const PvOrtStep *step = &stream->steps[i];
-          PvSpan span = sched->step_spans[st][i];
-          step_mark[st][i] = -1;
-          if (span.start < 0)
-            continue;  /* never ran (deadlock) */
-          if (step->kind == PV_ORT_STEP_LAUNCH_KERNEL)
-            {
-              PvTimelineKernel k = { span.start, span.end, step->node, st, i, m->node_colour[step->node], 0 };
-              k.weight = node_weight (b, step->node);
-              m->node_kernel[step->node] = (int) kernels->len;
-              g_array_append_val (kernels, k);
-              n_kernels++;
-            }
-          else
-            {
-              PvTimelineMark mark = { span.start, PV_TIMELINE_MARK_BARRIER, st, i, step->node, step->id };
-              switch (step->kind)
-                {
-                case PV_ORT_STEP_BARRIER: mark.kind = PV_TIMELINE_MARK_BARRIER; break;
-                case PV_ORT_STEP_WAIT_ON_EP: mark.kind = PV_TIMELINE_MARK_WAIT; break;
-                case PV_ORT_STEP_ACTIVATE_NOTIFICATION: mark.kind = PV_TIMELINE_MARK_NOTIFY; break;
-                case PV_ORT_STEP_TRIGGER_DOWNSTREAM: mark.kind = PV_TIMELINE_MARK_TRIGGER; break;
-                default: break;
-                }
-              step_mark[st][i] = (int) marks->len;
-              if (mark.kind == PV_TIMELINE_MARK_NOTIFY && step->id >= 0 && step->id < plan->n_notifications)
-                notify_mark[step->id] = (int) marks->len;
-              if (mark.kind == PV_TIMELINE_MARK_TRIGGER && step->id >= 0 && step->id < plan->n_trigger_points)
-                trigger_mark[step->id] = (int) marks->len;
-              g_array_append_val (marks, mark);
-            }
-        }
-      lane->n = (int) kernels->len - lane->first;
-      lane->n_marks = (int) marks->len - lane->first_mark;
-      lane->detail = g_strdup_printf ("%d kernel%s", n_kernels, n_kernels == 1 ? "" : "s");
+    case PV_ORT_STEP_BARRIER: mark.kind = PV_TIMELINE_MARK_BARRIER; break;
+    case PV_ORT_STEP_WAIT_ON_EP: mark.kind = PV_TIMELINE_MARK_WAIT; break;
+    case PV_ORT_STEP_ACTIVATE_NOTIFICATION: mark.kind = PV_TIMELINE_MARK_NOTIFY; break;
+    case PV_ORT_STEP_TRIGGER_DOWNSTREAM: mark.kind = PV_TIMELINE_MARK_TRIGGER; break;
+    default: break;
     }
+  it->step_mark[st][i] = (int) it->marks->len;
+  if (mark.kind == PV_TIMELINE_MARK_NOTIFY && step->id >= 0 && step->id < plan->n_notifications)
+    it->notify_mark[step->id] = (int) it->marks->len;
+  if (mark.kind == PV_TIMELINE_MARK_TRIGGER && step->id >= 0 && step->id < plan->n_trigger_points)
+    it->trigger_mark[step->id] = (int) it->marks->len;
+  g_array_append_val (it->marks, mark);
+}
 
-  /* Arrows: trigger -> each barrier it releases; notification -> each wait. */
+/* Stream @st's lane: a kernel box per LaunchKernel step that ran, a mark
+ * per other step. */
+static void
+add_stream_lane (Builder *b, PlanItems *it, int st)
+{
+  const PvOrtLogicStream *stream = &it->plan->streams[st];
+  const PvSchedule *sched = b->src->schedule;
+  PvTimelineModel *m = b->m;
+  PvTimelineLane *lane = &m->streams[st];
+  int n_kernels = 0;
+
+  it->step_mark[st] = g_new (int, MAX (stream->n_steps, 1));
+  lane->kind = PV_TIMELINE_LANE_STREAM;
+  lane->id = st;
+  lane->device = stream->device.type;
+  lane->label = g_strdup_printf ("stream %d · %s", st, pv_timeline_device_name (stream->device.type));
+  lane->first = (int) it->kernels->len;
+  lane->first_mark = (int) it->marks->len;
+  for (int i = 0; i < stream->n_steps; i++)
+    {
+      const PvOrtStep *step = &stream->steps[i];
+      PvSpan span = sched->step_spans[st][i];
+      it->step_mark[st][i] = -1;
+      if (span.start < 0)
+        continue;  /* never ran (deadlock) */
+      if (step->kind == PV_ORT_STEP_LAUNCH_KERNEL)
+        {
+          PvTimelineKernel k = { span.start, span.end, step->node, st, i, m->node_colour[step->node], 0 };
+          k.weight = node_weight (b, step->node);
+          m->node_kernel[step->node] = (int) it->kernels->len;
+          g_array_append_val (it->kernels, k);
+          n_kernels++;
+        }
+      else
+        add_step_mark (it, st, i, span.start);
+    }
+  lane->n = (int) it->kernels->len - lane->first;
+  lane->n_marks = (int) it->marks->len - lane->first_mark;
+  lane->detail = g_strdup_printf ("%d kernel%s", n_kernels, n_kernels == 1 ? "" : "s");
+}
+
+/* Arrows: trigger -> each barrier it releases; notification -> each wait;
+ * then their time spans, and in (t_min, from_mark) order. */
+static void
+add_arrows (PlanItems *it)
+{
+  const PvOrtPlan *plan = it->plan;
+  GArray *marks = it->marks, *arrows = it->arrows;
+
   for (int t = 0; t < plan->n_trigger_points; t++)
     for (int k = plan->downstream_start[t]; k < plan->downstream_start[t + 1]; k++)
       {
         const PvOrtStepRef *ref = &plan->downstream[k];
         int to;
-        if (trigger_mark[t] < 0 || ref->stream < 0 || ref->stream >= plan->n_streams || ref->step < 0 ||
+        if (it->trigger_mark[t] < 0 || ref->stream < 0 || ref->stream >= plan->n_streams || ref->step < 0 ||
             ref->step >= plan->streams[ref->stream].n_steps)
           continue;
-        to = step_mark[ref->stream][ref->step];
+        to = it->step_mark[ref->stream][ref->step];
         if (to >= 0)
           {
-            PvTimelineArrow a = { trigger_mark[t], to, PV_TIMELINE_ARROW_TRIGGER, 0, 0 };
+            PvTimelineArrow a = { it->trigger_mark[t], to, PV_TIMELINE_ARROW_TRIGGER, 0, 0 };
             g_array_append_val (arrows, a);
           }
       }
@@ -149,9 +176,9 @@ pv_timeline_build_streams_from_plan (Builder *b)
     {
       const PvTimelineMark *mk = &g_array_index (marks, PvTimelineMark, i);
       if (mk->kind == PV_TIMELINE_MARK_WAIT && mk->id >= 0 && mk->id < plan->n_notifications &&
-          notify_mark[mk->id] >= 0)
+          it->notify_mark[mk->id] >= 0)
         {
-          PvTimelineArrow a = { notify_mark[mk->id], (int) i, PV_TIMELINE_ARROW_NOTIFY, 0, 0 };
+          PvTimelineArrow a = { it->notify_mark[mk->id], (int) i, PV_TIMELINE_ARROW_NOTIFY, 0, 0 };
           g_array_append_val (arrows, a);
         }
     }
@@ -164,22 +191,48 @@ pv_timeline_build_streams_from_plan (Builder *b)
       a->t_max = MAX (t0, t1);
     }
   sort_arrows (arrows);
+}
 
-  for (int st = 0; st < plan->n_streams; st++)
-    g_free (step_mark[st]);
-  m->n_kernels = (int) kernels->len;
-  m->kernels = (PvTimelineKernel *) g_array_free (kernels, FALSE);
-  m->n_marks = (int) marks->len;
-  m->marks = (PvTimelineMark *) g_array_free (marks, FALSE);
-  m->n_arrows = (int) arrows->len;
-  m->arrows = (PvTimelineArrow *) g_array_free (arrows, FALSE);
+/* Hands the arrays over to @m, with the arrows' running maximum of ends,
+ * and frees the rest. */
+static void
+plan_items_finish (PlanItems *it, PvTimelineModel *m)
+{
+  for (int st = 0; st < it->plan->n_streams; st++)
+    g_free (it->step_mark[st]);
+  g_free (it->step_mark);
+  g_free (it->notify_mark);
+  g_free (it->trigger_mark);
+  m->n_kernels = (int) it->kernels->len;
+  m->kernels = (PvTimelineKernel *) g_array_free (it->kernels, FALSE);
+  m->n_marks = (int) it->marks->len;
+  m->marks = (PvTimelineMark *) g_array_free (it->marks, FALSE);
+  m->n_arrows = (int) it->arrows->len;
+  m->arrows = (PvTimelineArrow *) g_array_free (it->arrows, FALSE);
   m->arrow_max_end = g_new (double, MAX (m->n_arrows, 1));
   for (int i = 0; i < m->n_arrows; i++)
     m->arrow_max_end[i] = MAX (i > 0 ? m->arrow_max_end[i - 1] : -G_MAXDOUBLE, m->arrows[i].t_max);
-  m->t_end = sched->makespan;
-  m->deadlock = sched->deadlock;
 }
 
+void
+pv_timeline_build_streams_from_plan (Builder *b)
+{
+  const PvOrtPlan *plan = b->src->ort;
+  PvTimelineModel *m = b->m;
+  PlanItems it;
+
+  plan_items_init (&it, plan, b->g->n_nodes);
+  m->n_streams = plan->n_streams;
+  m->streams = g_new0 (PvTimelineLane, MAX (plan->n_streams, 1));
+  for (int st = 0; st < plan->n_streams; st++)
+    add_stream_lane (b, &it, st);
+  add_arrows (&it);
+  plan_items_finish (&it, m);
+  m->t_end = b->src->schedule->makespan;
+  m->deadlock = b->src->schedule->deadlock;
+}
+
+/* Without a plan: graph->order at unit cost on one lane. */
 void
 pv_timeline_build_program_order (Builder *b)
 {

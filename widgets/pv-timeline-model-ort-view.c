@@ -6,31 +6,30 @@
 
 #include "pv-sort.h"
 
-/* ORT's buffers: one lane per root OrtValue, holding every value ORT plans
- * into it, lanes in order of first use. */
-void
-pv_timeline_build_ort_view (Builder *b)
-{
-  const PvOrtPlan *ort = b->src->ort;
-  const PvGraph *g = b->g;
-  PvTimelineMemory *mem = &b->m->memory[PV_TIMELINE_MEMORY_ORT_BUFFERS];
-  g_autofree int *root_of = NULL, *lane_of_root = NULL, *order = NULL;
-  g_autofree double *first_use = NULL;
-  PvTimelineBar *bars;
-  int n_bars = 0;
-  GArray *links;
-  int n_roots = 0, n_reused = 0;
-  guint64 allocated = 0;
-  g_autofree char *allocated_text = NULL;
+/* ORT's values as lanes while they are made. */
+typedef struct {
+  const PvOrtPlan *ort;
+  int *root_of;                 /* OrtValue index -> its root buffer, -1 when not drawn */
+  int *lane_of_root;            /* root OrtValue index -> its lane, -1 */
+  int *order;                   /* lane -> root OrtValue index */
+  int n_roots, n_reused;
+  guint64 allocated;            /* what Allocate values take */
+} OrtLanes;
 
-  if (ort == NULL)
-    {
-      mem->unavailable = g_strdup ("no ONNX Runtime plan");
-      return;
-    }
-  root_of = g_new (int, MAX (ort->n_values, 1));
-  lane_of_root = g_new (int, MAX (ort->n_values, 1));
-  first_use = g_new (double, MAX (ort->n_values, 1));
+/* Which values get a bar (planned, not static, not an initializer, live at
+ * some time), in which root's buffer; and the roots in order of first use,
+ * then root index. */
+static void
+ort_lanes_init (Builder *b, OrtLanes *o)
+{
+  const PvOrtPlan *ort = o->ort;
+  const PvGraph *g = b->g;
+  g_autofree double *first_use = g_new (double, MAX (ort->n_values, 1));
+  g_autofree guint64 *keys = NULL;
+  g_autofree int *scratch = NULL;
+
+  o->root_of = g_new (int, MAX (ort->n_values, 1));
+  o->lane_of_root = g_new (int, MAX (ort->n_values, 1));
   for (int i = 0; i < ort->n_values; i++)
     {
       const PvOrtValuePlan *vp = &ort->values[i];
@@ -39,73 +38,97 @@ pv_timeline_build_ort_view (Builder *b)
       gboolean shown = vp->kind != PV_ORT_ALLOC_NOT_SET && vp->kind != PV_ORT_ALLOC_ALLOCATE_STATICALLY &&
                        !(value->flags & (PV_VALUE_INITIALIZER | PV_VALUE_OUTER_SCOPE)) &&
                        b->value_spans[vp->value].start >= 0;
-      root_of[i] = shown ? r : -1;
-      lane_of_root[i] = -1;
+      o->root_of[i] = shown ? r : -1;
+      o->lane_of_root[i] = -1;
       first_use[i] = G_MAXDOUBLE;
     }
   for (int i = 0; i < ort->n_values; i++)
-    if (root_of[i] >= 0)
-      first_use[root_of[i]] = MIN (first_use[root_of[i]], b->value_spans[ort->values[i].value].start);
-  /* Lanes by first use, then root index. */
-  order = g_new (int, MAX (ort->n_values, 1));
+    if (o->root_of[i] >= 0)
+      first_use[o->root_of[i]] = MIN (first_use[o->root_of[i]], b->value_spans[ort->values[i].value].start);
+  o->order = g_new (int, MAX (ort->n_values, 1));
   for (int i = 0; i < ort->n_values; i++)
     if (first_use[i] < G_MAXDOUBLE)
-      order[n_roots++] = i;
-  {
-    g_autofree guint64 *keys = g_new (guint64, MAX (ort->n_values, 1));
-    g_autofree int *scratch = g_new (int, MAX (n_roots, 1));
-    for (int i = 0; i < ort->n_values; i++)
-      keys[i] = first_use[i] < G_MAXDOUBLE ? pv_sort_key_double (first_use[i]) : 0;
-    pv_sort_by_key (order, n_roots, keys, scratch);
-  }
-  mem->n_lanes = n_roots;
-  mem->lanes = g_new0 (PvTimelineLane, MAX (n_roots, 1));
-  for (int l = 0; l < n_roots; l++)
+      o->order[o->n_roots++] = i;
+  keys = g_new (guint64, MAX (ort->n_values, 1));
+  scratch = g_new (int, MAX (o->n_roots, 1));
+  for (int i = 0; i < ort->n_values; i++)
+    keys[i] = first_use[i] < G_MAXDOUBLE ? pv_sort_key_double (first_use[i]) : 0;
+  pv_sort_by_key (o->order, o->n_roots, keys, scratch);
+}
+
+/* One lane per root buffer, named by its index (and device) and its first
+ * value; counts what Allocate values take. */
+static void
+ort_make_lanes (Builder *b, OrtLanes *o, PvTimelineMemory *mem)
+{
+  const PvOrtPlan *ort = o->ort;
+
+  mem->n_lanes = o->n_roots;
+  mem->lanes = g_new0 (PvTimelineLane, MAX (o->n_roots, 1));
+  for (int l = 0; l < o->n_roots; l++)
     {
-      int r = order[l];
+      int r = o->order[l];
       const PvOrtValuePlan *vp = &ort->values[r];
       PvTimelineLane *lane = &mem->lanes[l];
-      lane_of_root[r] = l;
+      o->lane_of_root[r] = l;
       lane->kind = PV_TIMELINE_LANE_BUFFER;
       lane->id = r;
       lane->device = vp->location.type;
-      lane->label = vp->location.type == PV_ORT_DEVICE_CPU ? pv_timeline_numbered ("buffer ", r)
-                                                           : g_strdup_printf ("buffer %d · %s", r,
-                                                                              pv_timeline_device_name (vp->location.type));
-      lane->detail = pv_timeline_short_name (g->values[vp->value].name);
+      lane->label = vp->location.type == PV_ORT_DEVICE_CPU
+                      ? pv_timeline_numbered ("buffer ", r)
+                      : g_strdup_printf ("buffer %d · %s", r, pv_timeline_device_name (vp->location.type));
+      lane->detail = pv_timeline_short_name (b->g->values[vp->value].name);
       if (vp->kind == PV_ORT_ALLOC_ALLOCATE)
-        allocated += b->bytes[vp->value];
+        o->allocated += b->bytes[vp->value];
     }
-  bars = g_new (PvTimelineBar, MAX (b->n_by_start, 1));
+}
+
+/* A bar's flags by the reuse rule that put its value into the buffer. */
+static guint8
+reuse_flags (guint8 flags, const PvOrtValuePlan *vp)
+{
+  flags &= ~PV_TIMELINE_BAR_VIEW;
+  switch (vp->reuse_rule)
+    {
+    case PV_ORT_REUSE_ALIAS:
+    case PV_ORT_REUSE_VARIADIC_ALIAS:
+    case PV_ORT_REUSE_LOOP_SHARE:
+      flags |= PV_TIMELINE_BAR_VIEW;
+      break;
+    case PV_ORT_REUSE_MAY_INPLACE:
+      flags |= PV_TIMELINE_BAR_INPLACE;
+      break;
+    case PV_ORT_REUSE_FREE_LIST:
+    case PV_ORT_REUSE_STREAM_DOWNSTREAM:
+      flags |= PV_TIMELINE_BAR_REUSED;
+      break;
+    default:
+      break;
+    }
+  return flags;
+}
+
+/* The bars, in b->by_start order, each in its root's lane; a lane's bytes
+ * are its largest value's. */
+static void
+ort_make_bars (Builder *b, OrtLanes *o, PvTimelineMemory *mem)
+{
+  const PvOrtPlan *ort = o->ort;
+  PvTimelineBar *bars = g_new (PvTimelineBar, MAX (b->n_by_start, 1));
+  int n_bars = 0;
+
   for (int k = 0; k < b->n_by_start; k++)
     {
-      int i = g->values[b->by_start[k]].ort_index;
+      int i = b->g->values[b->by_start[k]].ort_index;
       const PvOrtValuePlan *vp;
       PvTimelineBar bar;
-      if (i < 0 || i >= ort->n_values || root_of[i] < 0 || ort->values[i].value != b->by_start[k])
+      if (i < 0 || i >= ort->n_values || o->root_of[i] < 0 || ort->values[i].value != b->by_start[k])
         continue;
       vp = &ort->values[i];
-      bar = pv_timeline_make_bar (b, vp->value, lane_of_root[root_of[i]]);
-      bar.flags &= ~PV_TIMELINE_BAR_VIEW;
-      switch (vp->reuse_rule)
-        {
-        case PV_ORT_REUSE_ALIAS:
-        case PV_ORT_REUSE_VARIADIC_ALIAS:
-        case PV_ORT_REUSE_LOOP_SHARE:
-          bar.flags |= PV_TIMELINE_BAR_VIEW;
-          break;
-        case PV_ORT_REUSE_MAY_INPLACE:
-          bar.flags |= PV_TIMELINE_BAR_INPLACE;
-          break;
-        case PV_ORT_REUSE_FREE_LIST:
-        case PV_ORT_REUSE_STREAM_DOWNSTREAM:
-          bar.flags |= PV_TIMELINE_BAR_REUSED;
-          break;
-        default:
-          break;
-        }
-      if (i != root_of[i])
-        n_reused++;
+      bar = pv_timeline_make_bar (b, vp->value, o->lane_of_root[o->root_of[i]]);
+      bar.flags = reuse_flags (bar.flags, vp);
+      if (i != o->root_of[i])
+        o->n_reused++;
       bars[n_bars++] = bar;
     }
   pv_timeline_finish_memory (b, mem, bars, n_bars);
@@ -116,8 +139,15 @@ pv_timeline_build_ort_view (Builder *b)
         m = MAX (m, mem->bars[i].bytes);
       mem->lanes[l].bytes = m;
     }
-  /* Links: an aliasing or in-place output from the input whose buffer it takes. */
-  links = g_array_new (FALSE, FALSE, sizeof (PvTimelineLink));
+}
+
+/* Links: an aliasing or in-place output from the input whose buffer it takes. */
+static void
+ort_make_links (Builder *b, OrtLanes *o, PvTimelineMemory *mem)
+{
+  const PvGraph *g = b->g;
+  GArray *links = g_array_new (FALSE, FALSE, sizeof (PvTimelineLink));
+
   for (int i = 0; i < mem->n_bars; i++)
     {
       const PvTimelineBar *bar = &mem->bars[i];
@@ -130,7 +160,8 @@ pv_timeline_build_ort_view (Builder *b)
       for (int k = 0; k < node->n_inputs; k++)
         {
           int in = node->inputs[k], in_oi = in >= 0 ? g->values[in].ort_index : -1;
-          if (in_oi >= 0 && in_oi < ort->n_values && root_of[in_oi] == root_of[oi] && mem->value_bar[in] >= 0)
+          if (in_oi >= 0 && in_oi < o->ort->n_values && o->root_of[in_oi] == o->root_of[oi] &&
+              mem->value_bar[in] >= 0)
             {
               PvTimelineLink link = { mem->value_bar[in], i,
                                       (bar->flags & PV_TIMELINE_BAR_INPLACE) ? PV_TIMELINE_LINK_INPLACE
@@ -141,11 +172,31 @@ pv_timeline_build_ort_view (Builder *b)
         }
     }
   pv_timeline_set_links (mem, links);
-  /* A deferred plan has no total: values of unknown size count nothing. */
-  mem->peak_bytes = b->m->sizes_incomplete ? 0 : allocated;
-  allocated_text = b->m->sizes_incomplete ? g_strdup ("sizes unknown, no total") : pv_timeline_format_bytes (allocated);
-  mem->title = g_strdup_printf ("%d buffer%s · %d value%s reuse one · %s%s", n_roots, n_roots == 1 ? "" : "s",
-                                n_reused, n_reused == 1 ? "" : "s", allocated_text,
-                                b->m->sizes_incomplete ? "" : " allocated");
 }
 
+void
+pv_timeline_build_ort_view (Builder *b)
+{
+  PvTimelineMemory *mem = &b->m->memory[PV_TIMELINE_MEMORY_ORT_BUFFERS];
+  gboolean incomplete = b->m->sizes_incomplete;
+  g_autofree char *allocated_text = NULL;
+  OrtLanes o = { b->src->ort };
+
+  if (o.ort == NULL)
+    {
+      mem->unavailable = g_strdup ("no ONNX Runtime plan");
+      return;
+    }
+  ort_lanes_init (b, &o);
+  ort_make_lanes (b, &o, mem);
+  ort_make_bars (b, &o, mem);
+  ort_make_links (b, &o, mem);
+  /* A deferred plan has no total: values of unknown size count nothing. */
+  mem->peak_bytes = incomplete ? 0 : o.allocated;
+  allocated_text = incomplete ? g_strdup ("sizes unknown, no total") : pv_timeline_format_bytes (o.allocated);
+  mem->title = g_strdup_printf ("%d buffer%s · %d value%s reuse one · %s%s", o.n_roots, o.n_roots == 1 ? "" : "s",
+                                o.n_reused, o.n_reused == 1 ? "" : "s", allocated_text, incomplete ? "" : " allocated");
+  g_free (o.root_of);
+  g_free (o.lane_of_root);
+  g_free (o.order);
+}

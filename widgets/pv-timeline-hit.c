@@ -140,6 +140,18 @@ pv_timeline_renderer_get_kernel_rect (PvTimelineRenderer *self, int kernel, doub
   return pv_timeline_kernel_rect (self, kernel, x, y, w, h);
 }
 
+/* Sets @hit to item @index of @kind: a step of @stream (by @node). */
+static gboolean
+hit_step (PvTimelineHit *hit, PvTimelineHitKind kind, int index, int node, int stream, int step)
+{
+  hit->kind = kind;
+  hit->index = index;
+  hit->node = node;
+  hit->stream = stream;
+  hit->step = step;
+  return TRUE;
+}
+
 /* A stream row at screen @row_y: a step mark, else a sync arrow, else a
  * kernel's box. */
 static gboolean
@@ -147,40 +159,26 @@ hit_stream_row (PvTimelineRenderer *self, const Row *row, double row_y, double x
 {
   const PvTimelineModel *m = self->model;
   const PvTimelineLane *lane = &m->streams[row->lane];
+  const PvTimelineMark *mk;
   int i = hit_mark (self, lane, row_y, x, y);
 
   if (i >= 0)
     {
-      const PvTimelineMark *mk = &m->marks[i];
-      hit->kind = PV_TIMELINE_HIT_MARK;
-      hit->index = i;
-      hit->node = mk->node;
-      hit->stream = mk->lane;
-      hit->step = mk->step;
-      return TRUE;
+      mk = &m->marks[i];
+      return hit_step (hit, PV_TIMELINE_HIT_MARK, i, mk->node, mk->lane, mk->step);
     }
   i = m->n_arrows > 0 ? hit_arrow (self, x, y) : -1;
   if (i >= 0)
     {
-      const PvTimelineMark *from = &m->marks[m->arrows[i].from_mark];
-      hit->kind = PV_TIMELINE_HIT_ARROW;
-      hit->index = i;
-      hit->node = from->node;
-      hit->stream = from->lane;
-      hit->step = from->step;
-      return TRUE;
+      mk = &m->marks[m->arrows[i].from_mark];
+      return hit_step (hit, PV_TIMELINE_HIT_ARROW, i, mk->node, mk->lane, mk->step);
     }
   if (y < row_y + STREAM_BOX_Y - 1 || y > row_y + STREAM_BOX_Y + STREAM_BOX_H + 1)
     return FALSE;
   i = hit_kernel (self, lane, x);
   if (i < 0)
     return FALSE;
-  hit->kind = PV_TIMELINE_HIT_KERNEL;
-  hit->index = i;
-  hit->node = m->kernels[i].node;
-  hit->stream = m->kernels[i].lane;
-  hit->step = m->kernels[i].step;
-  return TRUE;
+  return hit_step (hit, PV_TIMELINE_HIT_KERNEL, i, m->kernels[i].node, m->kernels[i].lane, m->kernels[i].step);
 }
 
 /* A live-bytes curve: the level at hit->time. */

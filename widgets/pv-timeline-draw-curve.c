@@ -38,6 +38,24 @@ box_free (const Box *b, const Box *used, int n)
   return TRUE;
 }
 
+/* One curve row as it is drawn: its vertical extent, its pixel columns,
+ * its byte scale and the label boxes placed so far. */
+typedef struct {
+  const PvTimelineCurve *c;
+  double top, bottom, height;
+  int x0, x1, w;
+  guint64 ymax;
+  Box used[8];
+  int n_used;
+} CurvePlot;
+
+/* The screen y of @bytes on @p's scale, on a pixel's centre. */
+static double
+plot_line_y (const CurvePlot *p, guint64 bytes)
+{
+  return floor (p->bottom - (double) bytes / p->ymax * p->height) + 0.5;
+}
+
 /* A label for a horizontal line at @y, at the right end, beside the line
  * where it does not cover another label. */
 static void
@@ -147,12 +165,12 @@ column_max (PvTimelineRenderer *self, const double *times, const guint64 *const 
 /* ORT's arena over the first run: held, in use and requested as step
  * lines, labelled together at the held line with their most. */
 static void
-draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bottom, guint64 ymax, Box *used,
-                  int *n_used)
+draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, CurvePlot *p)
 {
   const PvTimelineArena *a = &self->model->arena;
-  int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
-  double height = bottom - top;
+  int x0 = p->x0, w = p->w;
+  double top = p->top, bottom = p->bottom, height = p->height;
+  guint64 ymax = p->ymax;
   g_autofree double *cols = g_new (double, 3 * (w + 1));
   const guint64 *values[] = { a->held, a->in_use, a->requested };
   const Rgb *colours[] = { &pal (self)->arena_held, &pv_timeline_colours.arena_in_use, &pv_timeline_colours.arena_requested };
@@ -190,20 +208,20 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
     }
   text = g_strdup_printf ("ORT arena: holds %s · in use ≤ %s · requested ≤ %s%s", held, in_use, requested,
                           off ? " ↑ (off the scale)" : "");
-  draw_hline_label (self, cr, off ? floor (top) + 0.5 : floor (bottom - (double) a->max_held / ymax * height) + 0.5,
-                    text, &pal (self)->arena_held, used, n_used);
+  draw_hline_label (self, cr, off ? floor (top) + 0.5 : plot_line_y (p, a->max_held), text, &pal (self)->arena_held,
+                    p->used, &p->n_used);
 }
 
 /* The earlier plan's curve: its per-column maximum as a faint grey area
  * with a dotted outline, drawn under the curve's own area (a step line
  * alone would read as another horizontal line, like LOAD's). */
 static void
-draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost, double top, double bottom,
-            guint64 ymax)
+draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost, const CurvePlot *p)
 {
   static const double dash[] = { 2, 2 };
-  int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
-  double height = bottom - top;
+  int x0 = p->x0, w = p->w;
+  double bottom = p->bottom, height = p->height;
+  guint64 ymax = p->ymax;
   g_autofree double *col = g_new (double, w + 1);
   const guint64 *values[] = { ghost->bytes };
 
@@ -243,24 +261,6 @@ draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost,
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
     }
-}
-
-/* One curve row as it is drawn: its vertical extent, its pixel columns,
- * its byte scale and the label boxes placed so far. */
-typedef struct {
-  const PvTimelineCurve *c;
-  double top, bottom, height;
-  int x0, x1, w;
-  guint64 ymax;
-  Box used[8];
-  int n_used;
-} CurvePlot;
-
-/* The screen y of @bytes on @p's scale, on a pixel's centre. */
-static double
-plot_line_y (const CurvePlot *p, guint64 bytes)
-{
-  return floor (p->bottom - (double) bytes / p->ymax * p->height) + 0.5;
 }
 
 /* Horizontal grid at nice byte values. */
@@ -503,7 +503,7 @@ draw_reference_lines (PvTimelineRenderer *self, cairo_t *cr, CurvePlot *p)
         g_free (line_text[i]);
       }
   if (single && m->arena.n_points > 0)
-    draw_arena_lines (self, cr, p->top, p->bottom, p->ymax, p->used, &p->n_used);
+    draw_arena_lines (self, cr, p);
   if (ghost)
     {
       g_autofree char *v = pv_timeline_format_bytes (ghost->peak_bytes);
@@ -534,7 +534,7 @@ pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *ro
   /* Behind the curve: the plan before the edit. */
   ghost = pv_timeline_ghost_curve (self, p.c->device);
   if (ghost)
-    draw_ghost (self, cr, ghost, p.top, p.bottom, p.ymax);
+    draw_ghost (self, cr, ghost, &p);
   colmax = g_new0 (double, p.w + 1);
   colmin = g_new0 (double, p.w + 1);
   curve_columns (self, &p, colmax, colmin);

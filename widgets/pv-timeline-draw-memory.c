@@ -1,27 +1,6 @@
 /* pv-timeline-draw-memory.c: memory lanes: slots, buffers, the arena. */
 #include "pv-timeline-renderer-private.h"
 
-/* The tail of a value name worth a label (see pv_timeline_short_name). */
-static int
-short_name_span (const char **name)
-{
-  const char *s = *name, *end = s + strlen (s), *tail;
-  int slashes = 0;
-  if (end - s > 9 && strcmp (end - 9, "_output_0") == 0)
-    end -= 9;
-  tail = end;
-  while (tail > s)
-    {
-      if (tail[-1] == '/' && ++slashes == 2)
-        break;
-      tail--;
-    }
-  if (tail == end)
-    tail = s, end = s + strlen (s);
-  *name = tail;
-  return (int) (end - tail);
-}
-
 /* ---- memory lanes ---- */
 
 static guint8
@@ -229,7 +208,7 @@ push_bar_label (PvTimelineRenderer *self, const MemoryPaint *mp, int i, double a
   if (lw < LABEL_MIN_W - 6)
     return;
   name = self->model->graph->values[bar->value].name;
-  len = short_name_span (&name);
+  len = pv_timeline_short_name_span (&name);
   pv_timeline_push_label (self, lx, by, lw, MIN (bh, 16), name, len, TRUE, !is_light (&pv_timeline_fills[colour]));
 }
 

@@ -84,28 +84,37 @@ pv_timeline_running_max (const void *items, gsize stride, gsize end_offset, int 
   return max_end;
 }
 
-char *
-pv_timeline_short_name (const char *name)
+int
+pv_timeline_short_name_span (const char **name)
 {
-  const char *end, *tail;
+  const char *s = *name, *end = s + strlen (s), *tail;
   int slashes = 0;
 
-  if (name == NULL)
-    return g_strdup ("");
-  end = name + strlen (name);
   /* "/layers.0/attn/k_proj/MatMul_output_0" -> "k_proj/MatMul" */
-  if (end - name > 9 && strcmp (end - 9, "_output_0") == 0)
+  if (end - s > 9 && strcmp (end - 9, "_output_0") == 0)
     end -= 9;
   tail = end;
-  while (tail > name)
+  while (tail > s)
     {
       if (tail[-1] == '/' && ++slashes == 2)
         break;
       tail--;
     }
   if (tail == end)
-    return g_strdup (name);
-  return g_strndup (tail, end - tail);
+    tail = s, end = s + strlen (s);
+  *name = tail;
+  return (int) (end - tail);
+}
+
+char *
+pv_timeline_short_name (const char *name)
+{
+  int len;
+
+  if (name == NULL)
+    return g_strdup ("");
+  len = pv_timeline_short_name_span (&name);
+  return g_strndup (name, len);
 }
 
 char *

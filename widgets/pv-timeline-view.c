@@ -5,6 +5,7 @@
 #include "pv-save-file.h"
 #include "pv-timeline-view.h"
 
+#include "pv-timeline-style.h"
 #include "pv-timeline-view-private.h"
 
 G_DEFINE_FINAL_TYPE (PvTimelineView, pv_timeline_view, GTK_TYPE_WIDGET)
@@ -52,10 +53,12 @@ static void
 follow_style (PvTimelineView *self)
 {
   GdkRGBA fg;
+  Rgb text;
   gboolean dark;
 
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+  text = (Rgb) { fg.red, fg.green, fg.blue };
+  dark = is_light (&text);
   if (dark != self->options.dark)
     {
       self->options.dark = dark;

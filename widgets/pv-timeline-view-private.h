@@ -91,7 +91,9 @@ void _pv_timeline_view_update_hover (PvTimelineView *self);
 void _pv_timeline_view_update_accessible (PvTimelineView *self);
 /* Index of @node in the sorted node ids @nodes, or -1. */
 int _pv_timeline_view_nodes_find (const GArray *nodes, int node);
-/* A click at (@x, @y) with @state's modifiers. */
+/* A click at (@x, @y): plain selects what is under it (a click on a curve
+ * sets the instant); on a kernel, Ctrl toggles it in the selected kernels
+ * and Shift adds it. */
 void _pv_timeline_view_select_at (PvTimelineView *self, double x, double y, GdkModifierType state);
 gboolean _pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_mode,
                                           GtkTooltip *tooltip);
@@ -99,7 +101,9 @@ gboolean _pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gbool
 /* pv-timeline-view-actions.c */
 /* Installs the timeline.* actions and binds their keys. */
 void _pv_timeline_view_install_actions (GtkWidgetClass *widget_class);
-/* Opens the move menu under @at; see there. */
+/* Opens the move menu for the selected kernels under @at. @on_kernel (a
+ * right-click): only over a kernel, which becomes the selection unless it
+ * is selected. FALSE when there is nothing to move. */
 gboolean _pv_timeline_view_context_menu_at (PvTimelineView *self, const GdkRectangle *at, gboolean on_kernel);
 
 /* pv-timeline-view-focus.c */

@@ -65,25 +65,6 @@ pv_timeline_first_reaching (const double *max_end, int first, int n, double t)
   return lo;
 }
 
-double *
-pv_timeline_running_max (const void *items, gsize stride, gsize end_offset, int n, const PvTimelineLane *lanes, int n_lanes)
-{
-  double *max_end = g_new (double, MAX (n, 1));
-
-  for (int l = 0; l < n_lanes; l++)
-    {
-      double m = -G_MAXDOUBLE;
-      for (int i = lanes[l].first; i < lanes[l].first + lanes[l].n; i++)
-        {
-          double e;
-          memcpy (&e, (const char *) items + stride * i + end_offset, sizeof e);
-          m = MAX (m, e);
-          max_end[i] = m;
-        }
-    }
-  return max_end;
-}
-
 int
 pv_timeline_short_name_span (const char **name)
 {

@@ -178,7 +178,7 @@ nodes_add (GArray *nodes, int node)
 /* Makes @sel the selection and @nodes (sorted, unique; NULL: @sel's node
  * when it is a kernel, else none) the selected kernels. */
 static void
-set_selection_internal_full (PvTimelineView *self, const PvTimelineSelection *sel, const GArray *nodes)
+set_selection_full (PvTimelineView *self, const PvTimelineSelection *sel, const GArray *nodes)
 {
   g_autoptr (GArray) wanted = g_array_new (FALSE, FALSE, sizeof (int));
   gboolean same_nodes;
@@ -203,7 +203,7 @@ set_selection_internal_full (PvTimelineView *self, const PvTimelineSelection *se
 void
 _pv_timeline_view_set_selection (PvTimelineView *self, const PvTimelineSelection *sel)
 {
-  set_selection_internal_full (self, sel, NULL);
+  set_selection_full (self, sel, NULL);
 }
 
 void
@@ -277,7 +277,7 @@ _pv_timeline_view_select_at (PvTimelineView *self, double x, double y, GdkModifi
         }
       else
         nodes_add (nodes, sel.id);
-      set_selection_internal_full (self, &sel, nodes);
+      set_selection_full (self, &sel, nodes);
       return;
     }
   _pv_timeline_view_set_selection (self, &sel);
@@ -358,7 +358,7 @@ pv_timeline_view_set_selected_nodes (PvTimelineView *self, const int *nodes, gui
         sel.kind = PV_TIMELINE_HIT_KERNEL;
         sel.id = nodes[i];
       }
-  set_selection_internal_full (self, &sel, set);
+  set_selection_full (self, &sel, set);
 }
 
 /* The names of the selected kernels, NULL when there are none. */

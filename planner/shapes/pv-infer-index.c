@@ -511,23 +511,18 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
   /* Contents: gather the selected elements. */
   if (contents_ok && x->data != NULL && r <= PV_MAX_RANK)
     {
-      gint64 in_dims[PV_MAX_RANK], out_dims[PV_MAX_RANK], strides[PV_MAX_RANK], idx[PV_MAX_RANK], n_out, n_in;
+      gint64 in_dims[PV_MAX_RANK], out_dims[PV_MAX_RANK], strides[PV_MAX_RANK], n_out, n_in, base = 0;
       const PvValueShape out_shape = { .rank = r, .dims = dims };
       if (pv_infer_const_dims (x, in_dims) && pv_infer_numel_small (in_dims, r, &n_in) && n_in == x->n_data &&
           pv_infer_const_dims (&out_shape, out_dims) && pv_infer_numel_small (out_dims, r, &n_out))
         {
-          g_autofree const PvDimExpr **data = g_new0 (const PvDimExpr *, MAX (n_out, 1));
           pv_infer_strides_of (in_dims, r, strides);
-          memset (idx, 0, sizeof idx);
-          for (gint64 o = 0; o < n_out; o++)
+          for (int i = 0; i < r; i++)
             {
-              gint64 src = 0;
-              for (int i = 0; i < r; i++)
-                src += (first[i] + idx[i] * step_of[i]) * strides[i];
-              data[o] = x->data[src];
-              pv_infer_next_index (idx, out_dims, r);
+              base += first[i] * strides[i];
+              strides[i] *= step_of[i];
             }
-          pv_infer_set_contents (ctx, 0, data, (int) n_out);
+          pv_infer_set_strided_contents (ctx, 0, x, out_dims, r, n_out, base, strides);
         }
     }
   return TRUE;

@@ -225,6 +225,70 @@ infer_attention (PvInferContext *ctx, const PvNode *node)
   return TRUE;
 }
 
+/* What MultiHeadAttention's inputs say of its dims (NULL: unknown). */
+typedef struct {
+  const PvDimExpr *b, *s;          /* batch, query length */
+  const PvDimExpr *qk_hidden, *v_hidden;
+  const PvDimExpr *kv_len;         /* key/value length */
+  const PvDimExpr *head, *v_head;  /* per-head sizes */
+  const PvDimExpr *nh;             /* num_heads */
+  gboolean kv_is_bnsh;             /* key given as (B, N, L, H): cross attention */
+} MhaDims;
+
+/* MultiHeadAttention's dims from query @q, key @k, value @v and num_heads
+ * @nh (NULL when not given). */
+static void
+mha_dims (PvInferContext *ctx, const PvValueShape *q, const PvValueShape *k, const PvValueShape *v,
+          const PvDimExpr *nh, MhaDims *m)
+{
+  *m = (MhaDims) { .nh = nh };
+  if (pv_infer_has_rank (q) && q->rank == 3)
+    {
+      m->b = q->dims[0];
+      m->s = q->dims[1];
+      m->qk_hidden = q->dims[2];
+    }
+  else if (pv_infer_has_rank (q) && q->rank == 5)
+    {
+      /* packed QKV */
+      m->b = q->dims[0];
+      m->s = q->dims[1];
+      m->kv_len = m->s;
+      m->head = m->v_head = q->dims[4];
+      m->qk_hidden = m->v_hidden = d_mul (ctx, q->dims[2], q->dims[4]);
+    }
+
+  if (pv_infer_has_rank (k) && k->rank == 3)
+    m->kv_len = k->dims[1];
+  else if (pv_infer_has_rank (k) && k->rank == 5)
+    {
+      /* packed KV */
+      m->kv_len = k->dims[1];
+      m->v_head = k->dims[4];
+      m->v_hidden = d_mul (ctx, k->dims[2], k->dims[4]);
+    }
+  else if (pv_infer_has_rank (k) && k->rank == 4)
+    {
+      m->kv_is_bnsh = TRUE;
+      m->kv_len = k->dims[2];
+      m->head = k->dims[3];
+    }
+
+  if (pv_infer_has_rank (v) && v->rank == 3)
+    m->v_hidden = v->dims[2];
+  else if (pv_infer_has_rank (v) && v->rank == 4)
+    {
+      m->v_head = v->dims[3];
+      m->v_hidden = d_mul (ctx, v->dims[1], v->dims[3]);
+    }
+  if (m->head == NULL && m->nh != NULL)
+    m->head = pv_infer_div_exact (ctx, m->qk_hidden, m->nh);
+  if (m->v_head == NULL && m->nh != NULL)
+    m->v_head = pv_infer_div_exact (ctx, m->v_hidden, m->nh);
+  if (m->v_hidden == NULL && k == NULL && v == NULL)
+    m->v_hidden = m->qk_hidden;
+}
+
 /* MultiHeadAttention: query (B, S, D) or packed QKV (B, S, N, 3, H); key
  * (B, L, D), packed KV (B, L, N, 2, H) or BNSH (B, N, L, H); value (B, L, Dv)
  * or BNSH (B, N, L, Hv). */
@@ -237,63 +301,17 @@ infer_multi_head_attention (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *past_k = pv_infer_input (ctx, 6);
   const PvValueShape *past_v = pv_infer_input (ctx, 7);
   gint64 n = pv_infer_attr_int (node, "num_heads", 0);
-  const PvDimExpr *b = NULL, *s = NULL, *qk_hidden = NULL, *v_hidden = NULL, *kv_len = NULL;
-  const PvDimExpr *head = NULL, *v_head = NULL, *nh = n > 0 ? cst (ctx, n) : NULL;
-  const PvDimExpr *dims[4];
-  gboolean kv_is_bnsh = FALSE;
+  const PvDimExpr *nh = n > 0 ? cst (ctx, n) : NULL, *dims[4];
   int elem = pv_infer_elem_of (q);
+  MhaDims m;
 
   if (q == NULL)
     return FALSE;
-  if (pv_infer_has_rank (q) && q->rank == 3)
-    {
-      b = q->dims[0];
-      s = q->dims[1];
-      qk_hidden = q->dims[2];
-    }
-  else if (pv_infer_has_rank (q) && q->rank == 5)
-    {
-      /* packed QKV */
-      b = q->dims[0];
-      s = q->dims[1];
-      kv_len = s;
-      head = v_head = q->dims[4];
-      qk_hidden = v_hidden = d_mul (ctx, q->dims[2], q->dims[4]);
-    }
+  mha_dims (ctx, q, k, v, nh, &m);
 
-  if (pv_infer_has_rank (k) && k->rank == 3)
-    kv_len = k->dims[1];
-  else if (pv_infer_has_rank (k) && k->rank == 5)
-    {
-      /* packed KV */
-      kv_len = k->dims[1];
-      v_head = k->dims[4];
-      v_hidden = d_mul (ctx, k->dims[2], k->dims[4]);
-    }
-  else if (pv_infer_has_rank (k) && k->rank == 4)
-    {
-      kv_is_bnsh = TRUE;
-      kv_len = k->dims[2];
-      head = k->dims[3];
-    }
-
-  if (pv_infer_has_rank (v) && v->rank == 3)
-    v_hidden = v->dims[2];
-  else if (pv_infer_has_rank (v) && v->rank == 4)
-    {
-      v_head = v->dims[3];
-      v_hidden = d_mul (ctx, v->dims[1], v->dims[3]);
-    }
-  if (head == NULL && nh != NULL)
-    head = pv_infer_div_exact (ctx, qk_hidden, nh);
-  if (v_head == NULL && nh != NULL)
-    v_head = pv_infer_div_exact (ctx, v_hidden, nh);
-  if (v_hidden == NULL && k == NULL && v == NULL)
-    v_hidden = qk_hidden;
-
-  dims[0] = or_fresh (ctx, b, "multiheadattention");
-  dims[1] = or_fresh (ctx, s, "multiheadattention");
-  dims[2] = or_fresh (ctx, v_hidden, "multiheadattention");
+  dims[0] = or_fresh (ctx, m.b, "multiheadattention");
+  dims[1] = or_fresh (ctx, m.s, "multiheadattention");
+  dims[2] = or_fresh (ctx, m.v_hidden, "multiheadattention");
   pv_infer_set_output (ctx, 0, elem, 3, dims);
 
   /* present_key / present_value: (B, N, total, head) with total = past + L;
@@ -305,15 +323,15 @@ infer_multi_head_attention (PvInferContext *ctx, const PvNode *node)
       const PvDimExpr *pd[4];
       if (o >= pv_infer_n_outputs (ctx))
         break;
-      if (kv_is_bnsh && pv_infer_has_rank (kv) && kv->rank == 4 && !pv_infer_has_rank (past))
+      if (m.kv_is_bnsh && pv_infer_has_rank (kv) && kv->rank == 4 && !pv_infer_has_rank (past))
         {
           pv_infer_set_output (ctx, o, elem, 4, kv->dims);
           continue;
         }
       pd[0] = dims[0];
-      pd[1] = nh != NULL ? nh : dim_at (past, 4, 1);
-      pd[2] = pv_infer_has_rank (past) && past->rank == 4 ? d_add (ctx, past->dims[2], kv_len) : kv_len;
-      pd[3] = o == 1 ? head : v_head;
+      pd[1] = m.nh != NULL ? m.nh : dim_at (past, 4, 1);
+      pd[2] = pv_infer_has_rank (past) && past->rank == 4 ? d_add (ctx, past->dims[2], m.kv_len) : m.kv_len;
+      pd[3] = o == 1 ? m.head : m.v_head;
       if (pd[3] == NULL)
         pd[3] = dim_at (past, 4, 3);
       for (int i = 0; i < 4; i++)
@@ -326,9 +344,9 @@ infer_multi_head_attention (PvInferContext *ctx, const PvNode *node)
     {
       const PvDimExpr *qd[4];
       qd[0] = dims[0];
-      qd[1] = or_fresh (ctx, nh, "multiheadattention");
+      qd[1] = or_fresh (ctx, m.nh, "multiheadattention");
       qd[2] = dims[1];
-      qd[3] = pv_infer_has_rank (past_k) && past_k->rank == 4 ? d_add (ctx, past_k->dims[2], kv_len) : kv_len;
+      qd[3] = pv_infer_has_rank (past_k) && past_k->rank == 4 ? d_add (ctx, past_k->dims[2], m.kv_len) : m.kv_len;
       qd[3] = or_fresh (ctx, qd[3], "multiheadattention");
       pv_infer_set_output (ctx, 3, elem, 4, qd);
     }

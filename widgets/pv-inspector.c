@@ -4,6 +4,7 @@
 #include "pv-inspector.h"
 
 #include "pv-element-type.h"
+#include "pv-format-bytes.h"
 
 struct _PvInspector
 {
@@ -40,14 +41,6 @@ pv_inspector_new (void)
 }
 
 /* ---- building blocks ---- */
-
-static char *
-human_bytes (guint64 bytes)
-{
-  if (bytes < 1024)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS | G_FORMAT_SIZE_LONG_FORMAT);
-}
 
 static GtkWidget *
 value_label (const char *text, gboolean mono)
@@ -209,7 +202,7 @@ node_text (const PvGraph *g, int node)
 static char *
 value_bytes_text (const PvSession *s, int v)
 {
-  return s->value_bytes && s->value_bytes[v] ? human_bytes (s->value_bytes[v]) : g_strdup ("size unknown");
+  return s->value_bytes && s->value_bytes[v] ? pv_format_bytes (s->value_bytes[v], TRUE) : g_strdup ("size unknown");
 }
 
 static void
@@ -314,7 +307,7 @@ show_value (PvInspector *self, const PvSession *s, int v)
   add_row (grid, "Shape", shape, TRUE);
   if (s->value_bytes && s->value_bytes[v])
     {
-      g_autofree char *bytes = human_bytes (s->value_bytes[v]);
+      g_autofree char *bytes = pv_format_bytes (s->value_bytes[v], TRUE);
       add_row (grid, "Bytes", bytes, FALSE);
     }
   else

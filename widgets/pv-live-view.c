@@ -49,11 +49,9 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static char *
-format_bytes (guint64 bytes)
-{
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-}
+/* Bytes are worded as `planviz-cli live` words them (GLib's IEC text,
+ * "512 bytes" below one KiB), not as the other pages (pv_format_bytes). */
+#define LIVE_SIZE_FLAGS G_FORMAT_SIZE_IEC_UNITS
 
 /* The plan session of the graph asked for, NULL when it is not planned. */
 static const PvSession *
@@ -148,7 +146,7 @@ make_row (PvLiveView *self, const PvSession *s, PvPlannerKind kind, const gint64
   int producer = g->values[v].producer;
   guint64 bytes = s->schedule->value_bytes[v];
   const PvSpan *span = &s->schedule->value_spans[v];
-  g_autofree char *size = format_bytes (bytes), *place = place_text (s, kind, places, v);
+  g_autofree char *size = g_format_size_full (bytes, LIVE_SIZE_FLAGS), *place = place_text (s, kind, places, v);
   double percent = self->total ? 100.0 * (double) bytes / self->total : 0.0;
   /* A small value is not nothing: "<0.1%" rather than "0.0%". */
   g_autofree char *share = percent > 0 && percent < 0.05 ? g_strdup ("<0.1%") : g_strdup_printf ("%.1f%%", percent);
@@ -228,8 +226,8 @@ rebuild_instant (PvLiveView *self)
   self->has_instant = TRUE;
   g_array_append_vals (self->values, live, (guint) n_live);
   at_peak = self->time == curve->peak_time;
-  total = format_bytes (self->total);
-  peak = format_bytes (curve->peak_bytes);
+  total = g_format_size_full (self->total, LIVE_SIZE_FLAGS);
+  peak = g_format_size_full (curve->peak_bytes, LIVE_SIZE_FLAGS);
   heading = g_strdup_printf ("Live at t %g%s on %s", self->time, at_peak ? " (the peak)" : "",
                              self->device ? "GPU" : "CPU");
   if (self->total >= 1024)
@@ -270,7 +268,7 @@ add_figure (PvLiveView *self, int row, const char *key, const char *value)
 static void
 add_bytes_figure (PvLiveView *self, int row, const char *key, guint64 bytes, const char *more)
 {
-  g_autofree char *size = format_bytes (bytes);
+  g_autofree char *size = g_format_size_full (bytes, LIVE_SIZE_FLAGS);
   g_autofree char *text = g_strdup_printf ("%s (%" G_GUINT64_FORMAT " bytes)%s", size, bytes, more ? more : "");
   add_figure (self, row, key, text);
 }
@@ -317,8 +315,8 @@ rebuild_range (PvLiveView *self)
   add_bytes_figure (self, row++, "Freed", range->freed, NULL);
   at = g_strdup_printf (" at t %g", range->peak_time);
   add_bytes_figure (self, row++, "Peak in span", range->peak_bytes, at);
-  start = format_bytes (range->start_bytes);
-  end = format_bytes (range->end_bytes);
+  start = g_format_size_full (range->start_bytes, LIVE_SIZE_FLAGS);
+  end = g_format_size_full (range->end_bytes, LIVE_SIZE_FLAGS);
   ends = g_strdup_printf ("%s → %s", start, end);
   add_figure (self, row++, "Live at start → end", ends);
   g_free (count);

@@ -1,6 +1,8 @@
 /* pv-plan-compare.c: what an edit changed (see the header). */
 #include "pv-plan-compare.h"
 
+#include "pv-format-bytes.h"
+
 struct _PvPlanCompare
 {
   GtkWidget parent_instance;
@@ -37,14 +39,6 @@ pv_plan_compare_new (void)
   return g_object_new (PV_TYPE_PLAN_COMPARE, NULL);
 }
 
-static char *
-human_bytes (guint64 bytes)
-{
-  if (bytes < 1024)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-}
-
 /* One figure: "name before → after", bold when it changed, with the
  * relative change of byte figures. */
 /* @text escaped, its spaces no-break: a line wraps between figures only. */
@@ -77,7 +71,7 @@ add_figure (PvPlanCompare *self, GString *markup, const char *key, const char *b
 static void
 add_bytes (PvPlanCompare *self, GString *markup, const char *key, guint64 before, guint64 after, gboolean at_least)
 {
-  g_autofree char *a = human_bytes (before), *b = human_bytes (after);
+  g_autofree char *a = pv_format_bytes (before, FALSE), *b = pv_format_bytes (after, FALSE);
   g_autofree char *ta = g_strdup_printf ("%s%s", at_least ? "≥ " : "", a);
   g_autofree char *tb = g_strdup_printf ("%s%s", at_least ? "≥ " : "", b);
   add_figure (self, markup, key, ta, tb, (double) before, (double) after);

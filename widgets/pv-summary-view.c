@@ -1,6 +1,7 @@
 /* pv-summary-view.c: the numbers of the plan on screen. */
 #include "pv-summary-view.h"
 
+#include "pv-format-bytes.h"
 struct _PvSummaryView
 {
   GtkWidget parent_instance;
@@ -32,14 +33,6 @@ pv_summary_view_new (void)
 }
 
 /* ---- building blocks ---- */
-
-static char *
-human_bytes (guint64 bytes)
-{
-  if (bytes < 1024)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-}
 
 static GtkWidget *
 add_section (PvSummaryView *self, const char *title)
@@ -91,7 +84,7 @@ add_row (PvSummaryView *self, GtkWidget *grid, const char *key, const char *valu
 static void
 add_bytes_row (PvSummaryView *self, GtkWidget *grid, const char *key, guint64 bytes, const char *what)
 {
-  g_autofree char *text = human_bytes (bytes);
+  g_autofree char *text = pv_format_bytes (bytes, FALSE);
   g_autofree char *tooltip = g_strdup_printf ("%s: %" G_GUINT64_FORMAT " bytes", what, bytes);
   add_row (self, grid, key, text, tooltip);
 }
@@ -254,7 +247,7 @@ add_memory_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind)
         add_row (self, grid, "Buffers", buffers, "The winning greedy-by-size ordering");
         if (s->arena)
           {
-            g_autofree char *bound = human_bytes (s->arena->bound_bytes);
+            g_autofree char *bound = pv_format_bytes (s->arena->bound_bytes, FALSE);
             g_autofree char *text = s->arena->optimal
               ? g_strdup_printf ("optimal: the best bound, %s, is reached", bound)
               : g_strdup_printf ("within %.2f%% of the best bound, %s",

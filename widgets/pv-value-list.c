@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pv-element-type.h"
+#include "pv-format-bytes.h"
 
 /* What every row of one list shares: plain arrays indexed by value id,
  * filled in one pass; texts made on first use. Reference counted (rcbox):
@@ -139,14 +140,6 @@ kind_name (const Table *t, int v)
 }
 
 static char *
-human_bytes (guint64 bytes)
-{
-  if (bytes < 1024)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-}
-
-static char *
 shape_text (const Table *t, int v)
 {
   const PvValueShape *s = pv_shape_info_get (t->session->shapes, t->graph, v);
@@ -176,7 +169,7 @@ bytes_text (const Table *t, int v)
   const PvValueShape *s;
 
   if (t->bytes[v] > 0)
-    return human_bytes (t->bytes[v]);
+    return pv_format_bytes (t->bytes[v], FALSE);
   s = pv_shape_info_get (t->session->shapes, t->graph, v);
   if (s && s->bytes && !pv_dim_is_const (s->bytes, NULL))
     return pv_dim_to_string (s->bytes);

@@ -124,6 +124,12 @@ screenshot_timeout_cb (gpointer user_data)
 /* ---- windows ---- */
 
 static PvWindow *
+new_window (PvApplication *self)
+{
+  return pv_window_new (GTK_APPLICATION (self), pv_application_get_remember (self));
+}
+
+static PvWindow *
 window_for_open (PvApplication *self)
 {
   GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
@@ -131,7 +137,7 @@ window_for_open (PvApplication *self)
 
   if (PV_IS_WINDOW (active) && pv_window_is_empty (PV_WINDOW (active)))
     return PV_WINDOW (active);
-  window = pv_window_new (self);
+  window = new_window (self);
   if (self->screenshot)
     {
       gtk_window_set_default_size (GTK_WINDOW (window), self->screenshot_width, self->screenshot_height);
@@ -178,7 +184,7 @@ open_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 
   if (window == NULL)
     {
-      window = GTK_WINDOW (pv_window_new (self));
+      window = GTK_WINDOW (new_window (self));
       gtk_window_present (window);
     }
   gtk_widget_activate_action (GTK_WIDGET (window), "win.open", NULL);
@@ -285,7 +291,7 @@ pv_application_activate (GApplication *app)
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
   if (window == NULL)
-    window = GTK_WINDOW (pv_window_new (self));
+    window = GTK_WINDOW (new_window (self));
   gtk_window_present (window);
 }
 

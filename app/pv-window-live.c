@@ -88,7 +88,7 @@ _pv_window_class_live_init (PvWindowClass *klass)
 void
 _pv_window_live_init (PvWindow *self)
 {
-  pv_live_view_set_document (self->live, self->document);
+  pv_side_page_set_document (PV_SIDE_PAGE (self->live), self->document);
   g_signal_connect_object (self->timeline, "instant-activated", G_CALLBACK (instant_activated_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "range-changed", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);

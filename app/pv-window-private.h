@@ -1,5 +1,5 @@
-/* pv-window-private.h: PvWindow's insides, shared by pv-window.c and
- * pv-window-actions.c. */
+/* pv-window-private.h: PvWindow's insides, shared by pv-window.c and its
+ * pv-window-*.c parts. */
 #pragma once
 
 #include "pv-subgraph-bar.h"
@@ -109,6 +109,18 @@ struct _PvWindow
 #define PV_SIDE_PANE_MIN 200
 #define PV_SIDE_PANE_MAX_SHARE 0.75
 
+/* pv-window.c: the stack page (empty, loading, document) for the
+ * document's state. */
+void _pv_window_update_page (PvWindow *self);
+
+/* pv-window-bounds.c: the Bounds popover's rows, made anew for a new model
+ * (_rebuild_bounds) or new symbols (_symbols_changed_cb, a swapped
+ * symbols-changed handler); _sync_bounds moves the spin buttons to bounds
+ * set elsewhere (the API, tests). */
+void _pv_window_rebuild_bounds (PvWindow *self);
+void _pv_window_symbols_changed_cb (PvWindow *self, PvDocument *document);
+void _pv_window_sync_bounds (PvWindow *self);
+
 void _pv_window_class_actions_init (PvWindowClass *klass);
 /* pv-window-devices.c: the banner over the timeline saying where the
  * config's GPU nodes run under the registry chosen, win.use-cuda-registry. */
@@ -116,8 +128,8 @@ void _pv_window_class_devices_init (PvWindowClass *klass);
 void _pv_window_devices_update (PvWindow *self);
 void _pv_window_actions_update (PvWindow *self);
 
-/* pv-recent.c: win.open-recent, the Open Recent menu, the empty page's
- * list. */
+/* pv-window-recent.c: win.open-recent, the Open Recent menu, the empty
+ * page's list. */
 void _pv_window_class_recent_init (PvWindowClass *klass);
 void _pv_window_recent_init (PvWindow *self);
 void _pv_window_recent_update (PvWindow *self);
@@ -178,7 +190,9 @@ PvTimelineModel *_pv_window_shown_timeline (PvWindow *self);
 /* The plan or trace JSON of the graph shown; NULL without a plan. */
 char *_pv_window_export_shown (PvWindow *self, PvExportKind kind);
 void _pv_window_clear_pending (PvWindow *self);
-/* Loads again the model the node limit refused, this time without it. */
+/* pv-window-load.c: loads again the model the node limit refused, this
+ * time without it: the error bar's link PV_WINDOW_OPEN_ANYWAY_URI. */
+#define PV_WINDOW_OPEN_ANYWAY_URI "planviz:open-anyway"
 void _pv_window_open_anyway (PvWindow *self);
 
 G_END_DECLS

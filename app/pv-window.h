@@ -4,7 +4,6 @@
 
 #include <gtk/gtk.h>
 
-#include "pv-application.h"
 #include "pv-document.h"
 #include "pv-partition-editor.h"
 #include "pv-plan-compare.h"
@@ -27,7 +26,11 @@ typedef enum {
   PV_EXPORT_TRACE_JSON,
 } PvExportKind;
 
-PvWindow          *pv_window_new                  (PvApplication  *application);
+/* A window of @application (may be NULL). With @remember it reads and
+ * writes what planviz remembers (window state, configs per model, recent
+ * models); --screenshot runs pass FALSE. */
+PvWindow          *pv_window_new                  (GtkApplication *application,
+                                                   gboolean        remember);
 
 PvDocument        *pv_window_get_document         (PvWindow       *self);
 PvTimelineView    *pv_window_get_timeline_view    (PvWindow       *self);

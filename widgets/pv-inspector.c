@@ -8,31 +8,16 @@
 
 struct _PvInspector
 {
-  GtkWidget parent_instance;
+  PvSidePage parent_instance;
 
-  PvDocument *document;
-  PvTimelineView *timeline;
-  GSignalGroup *document_signals; /* plan-changed, notify::planner */
-  GSignalGroup *timeline_signals; /* selection-changed */
   PvTimelineSelection shown;
 
-  GtkWidget *scroller;
+  GtkWidget *scroller;       /* template child */
   GtkWidget *content;        /* rebuilt on every change */
   char *title;
 };
 
-G_DEFINE_FINAL_TYPE (PvInspector, pv_inspector, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_DOCUMENT,
-  PROP_TIMELINE,
-  N_PROPS
-};
-
-static GParamSpec *properties [N_PROPS];
-
-static void rebuild (PvInspector *self);
+G_DEFINE_FINAL_TYPE (PvInspector, pv_inspector, PV_TYPE_SIDE_PAGE)
 
 GtkWidget *
 pv_inspector_new (void)
@@ -293,7 +278,7 @@ show_value (PvInspector *self, const PvSession *s, int v)
 {
   const PvGraph *g = s->graph;
   const PvValue *value = &g->values[v];
-  PvPlannerKind planner = pv_document_get_planner (self->document);
+  PvPlannerKind planner = pv_document_get_planner (pv_side_page_get_document (PV_SIDE_PAGE (self)));
   int oi = value->ort_index;
   const PvOrtValuePlan *vp = s->ort && oi >= 0 && oi < s->ort->n_values ? &s->ort->values[oi] : NULL;
   g_autofree char *shape = shape_text (s, v), *place = place_text (s, planner, v);
@@ -527,9 +512,11 @@ shown_valid (PvInspector *self, const PvSession *s, const PvTimelineModel *m)
 static void
 rebuild (PvInspector *self)
 {
-  PvTimelineModel *m = self->timeline ? pv_timeline_view_get_model (self->timeline) : NULL;
+  PvDocument *document = pv_side_page_get_document (PV_SIDE_PAGE (self));
+  PvTimelineView *timeline = pv_side_page_get_timeline (PV_SIDE_PAGE (self));
+  PvTimelineModel *m = timeline ? pv_timeline_view_get_model (timeline) : NULL;
   /* The level shown: selections are ids of its graph. */
-  const PvSession *s = self->document ? pv_document_find_session (self->document, m ? m->graph : NULL) : NULL;
+  const PvSession *s = document ? pv_document_find_session (document, m ? m->graph : NULL) : NULL;
 
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
@@ -571,18 +558,15 @@ rebuild (PvInspector *self)
     gtk_widget_child_focus (self->content, GTK_DIR_TAB_FORWARD);
 }
 
+/* The timeline's selection changed, or the document (its plan, its
+ * planner): show the selection. */
 static void
-timeline_selection_cb (PvInspector *self)
+follow_selection (PvInspector *self)
 {
-  self->shown = *pv_timeline_view_get_selection (self->timeline);
-  rebuild (self);
-}
+  PvTimelineView *timeline = pv_side_page_get_timeline (PV_SIDE_PAGE (self));
 
-static void
-document_changed_cb (PvInspector *self)
-{
-  if (self->timeline)
-    self->shown = *pv_timeline_view_get_selection (self->timeline);
+  if (timeline)
+    self->shown = *pv_timeline_view_get_selection (timeline);
   rebuild (self);
 }
 
@@ -591,19 +575,21 @@ document_changed_cb (PvInspector *self)
 void
 pv_inspector_select (PvInspector *self, const PvTimelineSelection *selection)
 {
+  PvTimelineView *timeline;
   const PvTimelineSelection *now;
 
   g_return_if_fail (PV_IS_INSPECTOR (self));
   g_return_if_fail (selection != NULL);
 
-  if (self->timeline)
+  timeline = pv_side_page_get_timeline (PV_SIDE_PAGE (self));
+  if (timeline)
     {
-      pv_timeline_view_set_selection (self->timeline, selection);
-      now = pv_timeline_view_get_selection (self->timeline);
+      pv_timeline_view_set_selection (timeline, selection);
+      now = pv_timeline_view_get_selection (timeline);
       if (now->kind == selection->kind && now->id == selection->id)
         {
-          pv_timeline_view_focus_selection (self->timeline);
-          return;  /* timeline_selection_cb showed it */
+          pv_timeline_view_focus_selection (timeline);
+          return;  /* follow_selection showed it */
         }
     }
   /* Not drawn in the timeline (an initializer, a value outside the memory
@@ -640,59 +626,27 @@ pv_inspector_get_title (PvInspector *self)
   return self->title;
 }
 
-PvDocument *
-pv_inspector_get_document (PvInspector *self)
-{
-  g_return_val_if_fail (PV_IS_INSPECTOR (self), NULL);
-  return self->document;
-}
-
-void
-pv_inspector_set_document (PvInspector *self, PvDocument *document)
-{
-  g_return_if_fail (PV_IS_INSPECTOR (self));
-  g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
-
-  if (!g_set_object (&self->document, document))
-    return;
-  g_signal_group_set_target (self->document_signals, document);
-  document_changed_cb (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
-}
-
-PvTimelineView *
-pv_inspector_get_timeline (PvInspector *self)
-{
-  g_return_val_if_fail (PV_IS_INSPECTOR (self), NULL);
-  return self->timeline;
-}
-
-void
-pv_inspector_set_timeline (PvInspector *self, PvTimelineView *timeline)
-{
-  g_return_if_fail (PV_IS_INSPECTOR (self));
-  g_return_if_fail (timeline == NULL || PV_IS_TIMELINE_VIEW (timeline));
-
-  if (!g_set_object (&self->timeline, timeline))
-    return;
-  g_signal_group_set_target (self->timeline_signals, timeline);
-  if (timeline)
-    timeline_selection_cb (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
-}
-
 /* ---- GObject ---- */
+
+static void
+pv_inspector_timeline_changed (PvSidePage *page)
+{
+  if (pv_side_page_get_timeline (page))
+    follow_selection (PV_INSPECTOR (page));
+}
+
+static void
+pv_inspector_document_changed (PvSidePage *page)
+{
+  follow_selection (PV_INSPECTOR (page));
+}
 
 static void
 pv_inspector_dispose (GObject *object)
 {
   PvInspector *self = (PvInspector *) object;
 
-  g_clear_object (&self->document_signals);
-  g_clear_object (&self->timeline_signals);
-  g_clear_object (&self->document);
-  g_clear_object (&self->timeline);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_INSPECTOR);
   self->content = NULL;
   G_OBJECT_CLASS (pv_inspector_parent_class)->dispose (object);
 }
@@ -707,32 +661,6 @@ pv_inspector_finalize (GObject *object)
 }
 
 static void
-pv_inspector_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  PvInspector *self = PV_INSPECTOR (object);
-
-  switch (prop_id)
-    {
-    case PROP_DOCUMENT: g_value_set_object (value, self->document); break;
-    case PROP_TIMELINE: g_value_set_object (value, self->timeline); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-pv_inspector_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  PvInspector *self = PV_INSPECTOR (object);
-
-  switch (prop_id)
-    {
-    case PROP_DOCUMENT: pv_inspector_set_document (self, g_value_get_object (value)); break;
-    case PROP_TIMELINE: pv_inspector_set_timeline (self, g_value_get_object (value)); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 pv_inspector_class_init (PvInspectorClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -740,17 +668,11 @@ pv_inspector_class_init (PvInspectorClass *klass)
 
   object_class->dispose = pv_inspector_dispose;
   object_class->finalize = pv_inspector_finalize;
-  object_class->get_property = pv_inspector_get_property;
-  object_class->set_property = pv_inspector_set_property;
+  PV_SIDE_PAGE_CLASS (klass)->document_changed = pv_inspector_document_changed;
+  PV_SIDE_PAGE_CLASS (klass)->timeline_changed = pv_inspector_timeline_changed;
 
-  properties[PROP_DOCUMENT] =
-    g_param_spec_object ("document", NULL, NULL, PV_TYPE_DOCUMENT,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_TIMELINE] =
-    g_param_spec_object ("timeline", NULL, NULL, PV_TYPE_TIMELINE_VIEW,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/planviz/Planviz/ui/pv-inspector.ui");
+  gtk_widget_class_bind_template_child (widget_class, PvInspector, scroller);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "pvinspector");
 }
@@ -758,17 +680,17 @@ pv_inspector_class_init (PvInspectorClass *klass)
 static void
 pv_inspector_init (PvInspector *self)
 {
+  PvSidePage *page = PV_SIDE_PAGE (self);
+
   self->shown.kind = PV_TIMELINE_HIT_NONE;
   self->shown.id = -1;
-  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
-  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
-  g_signal_group_connect_swapped (self->document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
-  self->timeline_signals = g_signal_group_new (PV_TYPE_TIMELINE_VIEW);
-  g_signal_group_connect_swapped (self->timeline_signals, "selection-changed", G_CALLBACK (timeline_selection_cb),
-                                  self);
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+  g_signal_group_connect_swapped (pv_side_page_get_document_signals (page), "plan-changed",
+                                  G_CALLBACK (follow_selection), self);
+  g_signal_group_connect_swapped (pv_side_page_get_document_signals (page), "notify::planner",
+                                  G_CALLBACK (follow_selection), self);
+  g_signal_group_connect_swapped (pv_side_page_get_timeline_signals (page), "selection-changed",
+                                  G_CALLBACK (follow_selection), self);
+  gtk_widget_init_template (GTK_WIDGET (self));
   rebuild (self);
 }
 

@@ -11,23 +11,15 @@
 
 #include <gtk/gtk.h>
 
-#include "pv-document.h"
-#include "pv-timeline-view.h"
+#include "pv-side-page.h"
 
 G_BEGIN_DECLS
 
 #define PV_TYPE_INSPECTOR (pv_inspector_get_type ())
 
-G_DECLARE_FINAL_TYPE (PvInspector, pv_inspector, PV, INSPECTOR, GtkWidget)
+G_DECLARE_FINAL_TYPE (PvInspector, pv_inspector, PV, INSPECTOR, PvSidePage)
 
 GtkWidget      *pv_inspector_new          (void);
-
-PvDocument     *pv_inspector_get_document (PvInspector    *self);
-void            pv_inspector_set_document (PvInspector    *self,
-                                           PvDocument     *document);
-PvTimelineView *pv_inspector_get_timeline (PvInspector    *self);
-void            pv_inspector_set_timeline (PvInspector    *self,
-                                           PvTimelineView *timeline);
 
 /* Shows @selection (selecting it in the timeline when it can be drawn
  * there): what the inspector's own links do. */

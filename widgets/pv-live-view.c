@@ -9,10 +9,8 @@
 
 struct _PvLiveView
 {
-  GtkWidget parent_instance;
+  PvSidePage parent_instance;
 
-  PvDocument *document;
-  GSignalGroup *document_signals; /* plan-changed, notify::planner */
   /* What is asked for: the graph shown (NULL: the main graph), the
    * instant (time < 0: none) and the span (t1 <= t0: none). */
   const PvGraph *graph;
@@ -39,7 +37,7 @@ struct _PvLiveView
   GtkLabel *range_values;
 };
 
-G_DEFINE_FINAL_TYPE (PvLiveView, pv_live_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (PvLiveView, pv_live_view, PV_TYPE_SIDE_PAGE)
 
 enum {
   CHANGED,
@@ -57,9 +55,11 @@ static guint signals[N_SIGNALS];
 static const PvSession *
 shown_session (PvLiveView *self)
 {
-  if (self->document == NULL)
+  PvDocument *document = pv_side_page_get_document (PV_SIDE_PAGE (self));
+
+  if (document == NULL)
     return NULL;
-  return pv_document_find_session (self->document, self->graph);
+  return pv_document_find_session (document, self->graph);
 }
 
 static void
@@ -219,7 +219,7 @@ rebuild_instant (PvLiveView *self)
       gtk_label_set_text (self->total_label, problem);
       return;
     }
-  kind = pv_document_get_planner (self->document);
+  kind = pv_document_get_planner (pv_side_page_get_document (PV_SIDE_PAGE (self)));
   live = pv_schedule_live_at (s->schedule, self->device, self->time, &n_live);
   places = pv_plan_value_places (s, kind);
   self->total = pv_live_curve_bytes_at (curve, self->time);
@@ -367,15 +367,12 @@ pv_live_view_new (void)
   return g_object_new (PV_TYPE_LIVE_VIEW, NULL);
 }
 
-void
-pv_live_view_set_document (PvLiveView *self, PvDocument *document)
+/* Another document: nothing asked for yet. */
+static void
+pv_live_view_document_changed (PvSidePage *page)
 {
-  g_return_if_fail (PV_IS_LIVE_VIEW (self));
-  g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
+  PvLiveView *self = PV_LIVE_VIEW (page);
 
-  if (!g_set_object (&self->document, document))
-    return;
-  g_signal_group_set_target (self->document_signals, document);
   self->graph = NULL;
   self->time = -1;
   self->t0 = self->t1 = 0;
@@ -454,8 +451,6 @@ pv_live_view_dispose (GObject *object)
 {
   PvLiveView *self = PV_LIVE_VIEW (object);
 
-  g_clear_object (&self->document_signals);
-  g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_LIVE_VIEW);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   G_OBJECT_CLASS (pv_live_view_parent_class)->dispose (object);
@@ -480,6 +475,7 @@ pv_live_view_class_init (PvLiveViewClass *klass)
 
   object_class->dispose = pv_live_view_dispose;
   object_class->finalize = pv_live_view_finalize;
+  PV_SIDE_PAGE_CLASS (klass)->document_changed = pv_live_view_document_changed;
   /* The instant or span shown changed (or its figures, after a re-plan). */
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                    G_TYPE_NONE, 0);
@@ -505,10 +501,11 @@ pv_live_view_class_init (PvLiveViewClass *klass)
 static void
 pv_live_view_init (PvLiveView *self)
 {
+  GSignalGroup *document_signals = pv_side_page_get_document_signals (PV_SIDE_PAGE (self));
+
   self->values = g_array_new (FALSE, FALSE, sizeof (int));
-  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
-  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
-  g_signal_group_connect_swapped (self->document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
+  g_signal_group_connect_swapped (document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
+  g_signal_group_connect_swapped (document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
   self->row_texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->range_texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->time = -1;

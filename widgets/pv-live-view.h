@@ -14,17 +14,17 @@
 
 #include <gtk/gtk.h>
 
-#include "pv-document.h"
+#include "pv-side-page.h"
 
 G_BEGIN_DECLS
 
 #define PV_TYPE_LIVE_VIEW (pv_live_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (PvLiveView, pv_live_view, PV, LIVE_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (PvLiveView, pv_live_view, PV, LIVE_VIEW, PvSidePage)
 
+/* A new document (pv_side_page_set_document()) forgets the instant and
+ * the span. */
 GtkWidget       *pv_live_view_new            (void);
-void             pv_live_view_set_document   (PvLiveView    *self,
-                                              PvDocument    *document);
 /* Shows the values live at @time on @device's curve of @graph's plan
  * (NULL: the main graph); @time < 0 forgets the instant. Emits ::changed. */
 void             pv_live_view_show_instant   (PvLiveView    *self,

@@ -9,7 +9,7 @@
 
 #include <gtksourceview/gtksource.h>
 
-#include "pv-document.h"
+#include "pv-side-page.h"
 
 G_BEGIN_DECLS
 
@@ -22,13 +22,9 @@ G_BEGIN_DECLS
 
 #define PV_TYPE_PARTITION_EDITOR (pv_partition_editor_get_type ())
 
-G_DECLARE_FINAL_TYPE (PvPartitionEditor, pv_partition_editor, PV, PARTITION_EDITOR, GtkWidget)
+G_DECLARE_FINAL_TYPE (PvPartitionEditor, pv_partition_editor, PV, PARTITION_EDITOR, PvSidePage)
 
 GtkWidget       *pv_partition_editor_new           (void);
-
-PvDocument      *pv_partition_editor_get_document  (PvPartitionEditor *self);
-void             pv_partition_editor_set_document  (PvPartitionEditor *self,
-                                                    PvDocument        *document);
 
 GtkSourceBuffer *pv_partition_editor_get_buffer    (PvPartitionEditor *self);
 GtkSourceView   *pv_partition_editor_get_view      (PvPartitionEditor *self);

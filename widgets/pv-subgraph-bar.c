@@ -8,11 +8,13 @@ struct _PvSubgraphBar
 
   PvSubgraphNav *nav;
   int selected_node;
+  GPtrArray *crumb_texts;    /* char*, one per crumb */
+
+  /* template children */
   GtkWidget *crumbs;         /* box of crumb buttons, separators, the current crumb */
   GtkWidget *open_box;       /* "“/Loop” (Loop)" and its Open buttons */
   GtkWidget *note;           /* what ORT does with the body shown */
   GtkWidget *notice;         /* why the navigation went back to the main graph */
-  GPtrArray *crumb_texts;    /* char*, one per crumb */
   guint n_open_buttons;
 };
 
@@ -199,6 +201,8 @@ pv_subgraph_bar_dispose (GObject *object)
   if (self->nav)
     g_signal_handlers_disconnect_by_data (self->nav, self);
   g_clear_object (&self->nav);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_SUBGRAPH_BAR);
+  /* The "Graph" label is no bound child. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))))
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (pv_subgraph_bar_parent_class)->dispose (object);
@@ -221,6 +225,11 @@ pv_subgraph_bar_class_init (PvSubgraphBarClass *klass)
 
   object_class->dispose = pv_subgraph_bar_dispose;
   object_class->finalize = pv_subgraph_bar_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/planviz/Planviz/ui/pv-subgraph-bar.ui");
+  gtk_widget_class_bind_template_child (widget_class, PvSubgraphBar, crumbs);
+  gtk_widget_class_bind_template_child (widget_class, PvSubgraphBar, open_box);
+  gtk_widget_class_bind_template_child (widget_class, PvSubgraphBar, note);
+  gtk_widget_class_bind_template_child (widget_class, PvSubgraphBar, notice);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "pvsubgraphbar");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_TOOLBAR);
@@ -230,37 +239,9 @@ static void
 pv_subgraph_bar_init (PvSubgraphBar *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  GtkWidget *label;
 
   self->selected_node = -1;
   self->crumb_texts = g_ptr_array_new_with_free_func (g_free);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (widget)), 12);
-
-  label = gtk_label_new ("Graph");
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_widget_set_parent (label, widget);
-
-  self->crumbs = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
-  gtk_widget_add_css_class (self->crumbs, "pv-crumbs");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->crumbs), GTK_ACCESSIBLE_PROPERTY_LABEL, "Open subgraphs",
-                                  -1);
-  gtk_widget_set_parent (self->crumbs, widget);
-
-  /* ORT's handling of bodies surprises: say it where the body is shown. */
-  self->note = gtk_label_new ("Own plan, one stream: partition config not applied");
-  gtk_label_set_ellipsize (GTK_LABEL (self->note), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (self->note, "pv-subgraph-note");
-  gtk_widget_set_visible (self->note, FALSE);
-  gtk_widget_set_parent (self->note, widget);
-
-  self->notice = gtk_label_new (NULL);
-  gtk_label_set_ellipsize (GTK_LABEL (self->notice), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (self->notice, "pv-stale-note");
-  gtk_widget_set_visible (self->notice, FALSE);
-  gtk_widget_set_parent (self->notice, widget);
-
-  self->open_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_hexpand (self->open_box, TRUE);
-  gtk_widget_set_halign (self->open_box, GTK_ALIGN_END);
-  gtk_widget_set_parent (self->open_box, widget);
+  gtk_widget_init_template (widget);
 }

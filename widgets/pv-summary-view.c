@@ -4,11 +4,9 @@
 #include "pv-format-bytes.h"
 struct _PvSummaryView
 {
-  GtkWidget parent_instance;
+  PvSidePage parent_instance;
 
-  PvDocument *document;
-  GSignalGroup *document_signals; /* plan-changed, notify::planner */
-  GtkWidget *scroller;
+  GtkWidget *scroller;       /* template child */
   GtkWidget *content;        /* rebuilt on every plan */
   GHashTable *values;        /* key -> value text, for tests and a11y */
   const PvGraph *subgraph;   /* an open body shown instead of the plan session (its plan: the document's) */
@@ -16,15 +14,7 @@ struct _PvSummaryView
   char *subgraph_note;
 };
 
-G_DEFINE_FINAL_TYPE (PvSummaryView, pv_summary_view, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_DOCUMENT,
-  N_PROPS
-};
-
-static GParamSpec *properties [N_PROPS];
+G_DEFINE_FINAL_TYPE (PvSummaryView, pv_summary_view, PV_TYPE_SIDE_PAGE)
 
 GtkWidget *
 pv_summary_view_new (void)
@@ -131,7 +121,8 @@ peak_for (const PvSession *s, PvPlannerKind kind)
 static void
 add_symbols_row (PvSummaryView *self, GtkWidget *grid, const PvSession *s)
 {
-  const char *const *symbols = pv_document_get_symbols (self->document);
+  PvDocument *document = pv_side_page_get_document (PV_SIDE_PAGE (self));
+  const char *const *symbols = pv_document_get_symbols (document);
   g_autoptr (GString) text = g_string_new (NULL);
 
   if (symbols == NULL || symbols[0] == NULL)
@@ -141,7 +132,7 @@ add_symbols_row (PvSummaryView *self, GtkWidget *grid, const PvSession *s)
     }
   for (int i = 0; symbols[i]; i++)
     g_string_append_printf (text, "%s%s = %" G_GINT64_FORMAT, i ? ", " : "", symbols[i],
-                            pv_document_get_bound (self->document, symbols[i]));
+                            pv_document_get_bound (document, symbols[i]));
   add_row (self, grid, "Symbols", text->str, "Bounds of the symbolic dims, set in the Bounds popover");
 }
 
@@ -371,6 +362,7 @@ add_checker_section (PvSummaryView *self, const PvSession *s, PvPlannerKind kind
 static void
 rebuild (PvSummaryView *self)
 {
+  PvDocument *document = pv_side_page_get_document (PV_SIDE_PAGE (self));
   const PvSession *s, *latest, *body;
   PvPlannerKind kind;
 
@@ -381,9 +373,9 @@ rebuild (PvSummaryView *self)
   gtk_widget_add_css_class (self->content, "pv-summary");
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), self->content);
 
-  s = self->document ? pv_document_get_plan_session (self->document) : NULL;
-  latest = self->document ? pv_document_get_session (self->document) : NULL;
-  body = self->subgraph && s ? pv_document_find_session (self->document, self->subgraph) : NULL;
+  s = document ? pv_document_get_plan_session (document) : NULL;
+  latest = document ? pv_document_get_session (document) : NULL;
+  body = self->subgraph && s ? pv_document_find_session (document, self->subgraph) : NULL;
   if (body)
     {
       g_autofree char *text = g_strdup_printf ("%s. %s", self->subgraph_title, self->subgraph_note);
@@ -400,14 +392,14 @@ rebuild (PvSummaryView *self)
           add_note (self, text, "pv-stale-note");
         }
       else
-        add_note (self, self->document && pv_document_get_model (self->document)
+        add_note (self, document && pv_document_get_model (document)
                           ? "There is no valid plan yet: fix the partition config."
                           : "Open a model to see its plan.",
                   "dim-label");
       return;
     }
-  kind = pv_document_get_planner (self->document);
-  if (pv_document_get_stale (self->document))
+  kind = pv_document_get_planner (document);
+  if (pv_document_get_stale (document))
     add_note (self, "The partition config is invalid: these are the numbers of the last valid plan.",
               "pv-stale-note");
   add_memory_section (self, s, kind);
@@ -435,29 +427,9 @@ rebuild (PvSummaryView *self)
 }
 
 static void
-document_changed_cb (PvSummaryView *self)
+pv_summary_view_document_changed (PvSidePage *page)
 {
-  rebuild (self);
-}
-
-PvDocument *
-pv_summary_view_get_document (PvSummaryView *self)
-{
-  g_return_val_if_fail (PV_IS_SUMMARY_VIEW (self), NULL);
-  return self->document;
-}
-
-void
-pv_summary_view_set_document (PvSummaryView *self, PvDocument *document)
-{
-  g_return_if_fail (PV_IS_SUMMARY_VIEW (self));
-  g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
-
-  if (!g_set_object (&self->document, document))
-    return;
-  g_signal_group_set_target (self->document_signals, document);
-  rebuild (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+  rebuild (PV_SUMMARY_VIEW (page));
 }
 
 void
@@ -485,11 +457,7 @@ pv_summary_view_get_value (PvSummaryView *self, const char *key)
 static void
 pv_summary_view_dispose (GObject *object)
 {
-  PvSummaryView *self = (PvSummaryView *) object;
-
-  g_clear_object (&self->document_signals);
-  g_clear_object (&self->document);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (object), PV_TYPE_SUMMARY_VIEW);
   G_OBJECT_CLASS (pv_summary_view_parent_class)->dispose (object);
 }
 
@@ -505,30 +473,6 @@ pv_summary_view_finalize (GObject *object)
 }
 
 static void
-pv_summary_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  PvSummaryView *self = PV_SUMMARY_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_DOCUMENT: g_value_set_object (value, self->document); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-pv_summary_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  PvSummaryView *self = PV_SUMMARY_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_DOCUMENT: pv_summary_view_set_document (self, g_value_get_object (value)); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 pv_summary_view_class_init (PvSummaryViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -536,14 +480,10 @@ pv_summary_view_class_init (PvSummaryViewClass *klass)
 
   object_class->dispose = pv_summary_view_dispose;
   object_class->finalize = pv_summary_view_finalize;
-  object_class->get_property = pv_summary_view_get_property;
-  object_class->set_property = pv_summary_view_set_property;
+  PV_SIDE_PAGE_CLASS (klass)->document_changed = pv_summary_view_document_changed;
 
-  properties[PROP_DOCUMENT] =
-    g_param_spec_object ("document", NULL, NULL, PV_TYPE_DOCUMENT,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
-
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/planviz/Planviz/ui/pv-summary-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, PvSummaryView, scroller);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "pvsummaryview");
 }
@@ -551,12 +491,11 @@ pv_summary_view_class_init (PvSummaryViewClass *klass)
 static void
 pv_summary_view_init (PvSummaryView *self)
 {
+  GSignalGroup *document_signals = pv_side_page_get_document_signals (PV_SIDE_PAGE (self));
+
   self->values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
-  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
-  g_signal_group_connect_swapped (self->document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+  g_signal_group_connect_swapped (document_signals, "plan-changed", G_CALLBACK (rebuild), self);
+  g_signal_group_connect_swapped (document_signals, "notify::planner", G_CALLBACK (rebuild), self);
+  gtk_widget_init_template (GTK_WIDGET (self));
   rebuild (self);
 }

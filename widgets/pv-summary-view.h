@@ -5,18 +5,15 @@
 
 #include <gtk/gtk.h>
 
-#include "pv-document.h"
+#include "pv-side-page.h"
 
 G_BEGIN_DECLS
 
 #define PV_TYPE_SUMMARY_VIEW (pv_summary_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (PvSummaryView, pv_summary_view, PV, SUMMARY_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (PvSummaryView, pv_summary_view, PV, SUMMARY_VIEW, PvSidePage)
 
 GtkWidget  *pv_summary_view_new          (void);
-PvDocument *pv_summary_view_get_document (PvSummaryView *self);
-void        pv_summary_view_set_document (PvSummaryView *self,
-                                          PvDocument    *document);
 /* Shows the numbers of the document's plan of @graph, an open subgraph body
  * titled @title, with @note (what ONNX Runtime does with bodies) on top;
  * NULL: the main graph's plan again. */

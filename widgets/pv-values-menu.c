@@ -35,7 +35,7 @@ static void
 run_on_device_activate (GSimpleAction *action, GVariant *param, gpointer data)
 {
   ValuesMenu *vm = data;
-  PvTimelineView *timeline = pv_values_view_get_timeline (vm->values);
+  PvTimelineView *timeline = pv_side_page_get_timeline (PV_SIDE_PAGE (vm->values));
   int device, stream;
 
   if (timeline == NULL || vm->node < 0)
@@ -49,8 +49,8 @@ gboolean
 pv_values_menu_popup (PvValuesView *values, PvValueRow *row, double x, double y)
 {
   ValuesMenu *vm = get_menu (values);
-  PvTimelineView *timeline = pv_values_view_get_timeline (values);
-  PvDocument *document = pv_values_view_get_document (values);
+  PvTimelineView *timeline = pv_side_page_get_timeline (PV_SIDE_PAGE (values));
+  PvDocument *document = pv_side_page_get_document (PV_SIDE_PAGE (values));
   PvTimelineModel *m = timeline ? pv_timeline_view_get_model (timeline) : NULL;
   const PvModel *model = document ? pv_document_get_model (document) : NULL;
   int node = row ? pv_value_row_get_producer (row) : -1;

@@ -10,17 +10,14 @@
 
 struct _PvValuesView
 {
-  GtkWidget parent_instance;
+  PvSidePage parent_instance;
 
-  PvDocument *document;
-  PvTimelineView *timeline;
-  GSignalGroup *document_signals; /* plan-changed, notify::planner */
-  GSignalGroup *timeline_signals; /* selection-changed */
-
+  /* template children */
   GtkWidget *box;
   GtkSearchEntry *search;
   GtkLabel *count_label;
   GtkColumnView *column_view;
+
   GtkColumnViewColumn *columns[PV_VALUE_N_FIELDS];
 
   PvValueList *list;
@@ -44,16 +41,7 @@ struct _PvValuesView
   guint scroll_tries;        /* frames waited for measured rows */
 };
 
-G_DEFINE_FINAL_TYPE (PvValuesView, pv_values_view, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_DOCUMENT,
-  PROP_TIMELINE,
-  N_PROPS
-};
-
-static GParamSpec *properties [N_PROPS];
+G_DEFINE_FINAL_TYPE (PvValuesView, pv_values_view, PV_TYPE_SIDE_PAGE)
 
 enum {
   VALUE_SELECTED,
@@ -313,7 +301,8 @@ search_changed_cb (PvValuesView *self, GtkSearchEntry *entry)
 static void
 update_place_title (PvValuesView *self)
 {
-  PvPlannerKind planner = self->document ? pv_document_get_planner (self->document) : PV_PLANNER_ORT;
+  PvDocument *document = pv_side_page_get_document (PV_SIDE_PAGE (self));
+  PvPlannerKind planner = document ? pv_document_get_planner (document) : PV_PLANNER_ORT;
 
   gtk_column_view_column_set_title (self->columns[PV_VALUE_FIELD_PLACE],
                                     planner == PV_PLANNER_ORT ? "Buffer"
@@ -370,7 +359,7 @@ refresh_in_place (PvValuesView *self, gboolean search_changed)
     restore_selection (self);
   else
     select_value (self, pv_values_view_get_selected_value (self), TRUE);
-  self->built_for_plan = pv_document_get_n_plans (self->document);
+  self->built_for_plan = pv_document_get_n_plans (pv_side_page_get_document (PV_SIDE_PAGE (self)));
   update_place_title (self);
   update_count (self);
 }
@@ -378,9 +367,10 @@ refresh_in_place (PvValuesView *self, gboolean search_changed)
 static void
 repopulate (PvValuesView *self)
 {
-  const PvSession *session = self->document ? pv_document_get_plan_session (self->document) : NULL;
+  PvDocument *document = pv_side_page_get_document (PV_SIDE_PAGE (self));
+  const PvSession *session = document ? pv_document_get_plan_session (document) : NULL;
   gint64 t0 = g_get_monotonic_time ();
-  PvPlannerKind planner = self->document ? pv_document_get_planner (self->document) : PV_PLANNER_ORT;
+  PvPlannerKind planner = document ? pv_document_get_planner (document) : PV_PLANNER_ORT;
   g_autoptr (PvValueList) old = NULL;
   gboolean search_changed = FALSE;
 
@@ -403,7 +393,7 @@ repopulate (PvValuesView *self)
         pv_value_list_prepare_search (self->list);
     }
   self->list_ms = (g_get_monotonic_time () - t0) / 1000.0;
-  self->built_for_plan = self->document ? pv_document_get_n_plans (self->document) : 0;
+  self->built_for_plan = document ? pv_document_get_n_plans (document) : 0;
 
   self->updating = TRUE;
   gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (self->list));
@@ -417,9 +407,9 @@ repopulate (PvValuesView *self)
 }
 
 static void
-document_changed_cb (PvValuesView *self)
+pv_values_view_document_changed (PvSidePage *page)
 {
-  repopulate (self);
+  repopulate (PV_VALUES_VIEW (page));
 }
 
 /* ---- selection in step with the timeline ---- */
@@ -427,6 +417,7 @@ document_changed_cb (PvValuesView *self)
 static void
 selected_cb (PvValuesView *self)
 {
+  PvTimelineView *timeline = pv_side_page_get_timeline (PV_SIDE_PAGE (self));
   PvValueRow *row;
   PvTimelineSelection sel = { PV_TIMELINE_HIT_VALUE, -1 };
 
@@ -438,15 +429,15 @@ selected_cb (PvValuesView *self)
     return;
   g_free (self->selected_name);
   self->selected_name = g_strdup (pv_value_row_get_name (row));
-  if (self->timeline == NULL)
+  if (timeline == NULL)
     {
       g_signal_emit (self, signals[VALUE_SELECTED], 0, pv_value_row_get_value (row));
       return;
     }
   sel.id = pv_value_row_get_value (row);
   self->syncing = TRUE;
-  pv_timeline_view_set_selection (self->timeline, &sel);
-  pv_timeline_view_focus_selection (self->timeline);
+  pv_timeline_view_set_selection (timeline, &sel);
+  pv_timeline_view_focus_selection (timeline);
   self->syncing = FALSE;
   g_signal_emit (self, signals[VALUE_SELECTED], 0, sel.id);
 }
@@ -454,14 +445,16 @@ selected_cb (PvValuesView *self)
 static void
 timeline_selection_cb (PvValuesView *self)
 {
+  PvDocument *document = pv_side_page_get_document (PV_SIDE_PAGE (self));
+  PvTimelineView *timeline = pv_side_page_get_timeline (PV_SIDE_PAGE (self));
   const PvTimelineSelection *sel;
 
   /* Ours, or the timeline dropping its selection while the document
    * re-plans: plan-changed restores the row by name next. */
   if (self->syncing || self->list == NULL ||
-      (self->document && pv_document_get_n_plans (self->document) != self->built_for_plan))
+      (document && pv_document_get_n_plans (document) != self->built_for_plan))
     return;
-  sel = pv_timeline_view_get_selection (self->timeline);
+  sel = pv_timeline_view_get_selection (timeline);
   /* Esc on the timeline: no value is selected any more (a kernel chosen
    * keeps the row, as a place to come back to). */
   if (sel->kind == PV_TIMELINE_HIT_NONE)
@@ -487,11 +480,12 @@ static void
 clear_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   PvValuesView *self = PV_VALUES_VIEW (widget);
+  PvTimelineView *timeline = pv_side_page_get_timeline (PV_SIDE_PAGE (self));
 
   select_value (self, -1, FALSE);
   g_clear_pointer (&self->selected_name, g_free);
-  if (self->timeline && pv_timeline_view_get_selection (self->timeline)->kind == PV_TIMELINE_HIT_VALUE)
-    pv_timeline_view_clear_selection (self->timeline);
+  if (timeline && pv_timeline_view_get_selection (timeline)->kind == PV_TIMELINE_HIT_VALUE)
+    pv_timeline_view_clear_selection (timeline);
 }
 
 /* ---- cells ---- */
@@ -581,45 +575,6 @@ add_columns (PvValuesView *self)
 
 /* ---- public API ---- */
 
-PvDocument *
-pv_values_view_get_document (PvValuesView *self)
-{
-  g_return_val_if_fail (PV_IS_VALUES_VIEW (self), NULL);
-  return self->document;
-}
-
-void
-pv_values_view_set_document (PvValuesView *self, PvDocument *document)
-{
-  g_return_if_fail (PV_IS_VALUES_VIEW (self));
-  g_return_if_fail (document == NULL || PV_IS_DOCUMENT (document));
-
-  if (!g_set_object (&self->document, document))
-    return;
-  g_signal_group_set_target (self->document_signals, document);
-  repopulate (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
-}
-
-PvTimelineView *
-pv_values_view_get_timeline (PvValuesView *self)
-{
-  g_return_val_if_fail (PV_IS_VALUES_VIEW (self), NULL);
-  return self->timeline;
-}
-
-void
-pv_values_view_set_timeline (PvValuesView *self, PvTimelineView *timeline)
-{
-  g_return_if_fail (PV_IS_VALUES_VIEW (self));
-  g_return_if_fail (timeline == NULL || PV_IS_TIMELINE_VIEW (timeline));
-
-  if (!g_set_object (&self->timeline, timeline))
-    return;
-  g_signal_group_set_target (self->timeline_signals, timeline);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
-}
-
 GtkSingleSelection *
 pv_values_view_get_selection_model (PvValuesView *self)
 {
@@ -675,12 +630,8 @@ pv_values_view_dispose (GObject *object)
 {
   PvValuesView *self = (PvValuesView *) object;
 
-  g_clear_object (&self->document_signals);
-  g_clear_object (&self->timeline_signals);
   g_clear_handle_id (&self->scroll_idle, g_source_remove);
-  g_clear_object (&self->document);
-  g_clear_object (&self->timeline);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PV_TYPE_VALUES_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->filter);
   g_clear_object (&self->list);
@@ -700,32 +651,6 @@ pv_values_view_finalize (GObject *object)
 }
 
 static void
-pv_values_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  PvValuesView *self = PV_VALUES_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_DOCUMENT: g_value_set_object (value, self->document); break;
-    case PROP_TIMELINE: g_value_set_object (value, self->timeline); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-pv_values_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
-{
-  PvValuesView *self = PV_VALUES_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_DOCUMENT: pv_values_view_set_document (self, g_value_get_object (value)); break;
-    case PROP_TIMELINE: pv_values_view_set_timeline (self, g_value_get_object (value)); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 pv_values_view_class_init (PvValuesViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -733,16 +658,7 @@ pv_values_view_class_init (PvValuesViewClass *klass)
 
   object_class->dispose = pv_values_view_dispose;
   object_class->finalize = pv_values_view_finalize;
-  object_class->get_property = pv_values_view_get_property;
-  object_class->set_property = pv_values_view_set_property;
-
-  properties[PROP_DOCUMENT] =
-    g_param_spec_object ("document", NULL, NULL, PV_TYPE_DOCUMENT,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_TIMELINE] =
-    g_param_spec_object ("timeline", NULL, NULL, PV_TYPE_TIMELINE_VIEW,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  PV_SIDE_PAGE_CLASS (klass)->document_changed = pv_values_view_document_changed;
 
   /* The user selected the row of a value (by id), after the timeline was
    * told (it refuses values it does not draw, such as initializers). */
@@ -751,6 +667,12 @@ pv_values_view_class_init (PvValuesViewClass *klass)
                   G_TYPE_NONE, 1, G_TYPE_INT);
 
   widget_class->map = pv_values_view_map;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/planviz/Planviz/ui/pv-values-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, PvValuesView, box);
+  gtk_widget_class_bind_template_child (widget_class, PvValuesView, search);
+  gtk_widget_class_bind_template_child (widget_class, PvValuesView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, PvValuesView, column_view);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "pvvaluesview");
   gtk_widget_class_install_action (widget_class, "values.clear-selection", NULL, clear_selection_action);
@@ -760,34 +682,16 @@ pv_values_view_class_init (PvValuesViewClass *klass)
 static void
 pv_values_view_init (PvValuesView *self)
 {
-  GtkWidget *header, *scroller;
+  PvSidePage *page = PV_SIDE_PAGE (self);
 
   self->bound = g_hash_table_new (NULL, NULL);
-  self->document_signals = g_signal_group_new (PV_TYPE_DOCUMENT);
-  g_signal_group_connect_swapped (self->document_signals, "plan-changed", G_CALLBACK (document_changed_cb), self);
-  g_signal_group_connect_swapped (self->document_signals, "notify::planner", G_CALLBACK (document_changed_cb), self);
-  self->timeline_signals = g_signal_group_new (PV_TYPE_TIMELINE_VIEW);
-  g_signal_group_connect_swapped (self->timeline_signals, "selection-changed", G_CALLBACK (timeline_selection_cb),
+  g_signal_group_connect_swapped (pv_side_page_get_document_signals (page), "plan-changed", G_CALLBACK (repopulate),
                                   self);
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  header = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  gtk_widget_add_css_class (header, "pv-values-header");
-  self->search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
-  g_object_set (self->search, "placeholder-text", "Filter by name, producer, op or kind", NULL);
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->search));
-  self->count_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->count_label, 0);
-  gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "dim-label");
-  gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "caption");
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->count_label));
-  gtk_box_append (GTK_BOX (self->box), header);
-  g_signal_connect_object (self->search, "search-changed", G_CALLBACK (search_changed_cb), self, G_CONNECT_SWAPPED);
-
-  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
-  gtk_column_view_set_reorderable (self->column_view, FALSE);
+  g_signal_group_connect_swapped (pv_side_page_get_document_signals (page), "notify::planner",
+                                  G_CALLBACK (repopulate), self);
+  g_signal_group_connect_swapped (pv_side_page_get_timeline_signals (page), "selection-changed",
+                                  G_CALLBACK (timeline_selection_cb), self);
+  gtk_widget_init_template (GTK_WIDGET (self));
   add_columns (self);
 
   self->sorted = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (self->column_view)));
@@ -802,11 +706,6 @@ pv_values_view_init (PvValuesView *self)
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   g_signal_connect_object (self->selection, "notify::selected", G_CALLBACK (selected_cb), self, G_CONNECT_SWAPPED);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-
-  scroller = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->column_view));
-  gtk_box_append (GTK_BOX (self->box), scroller);
 
   update_place_title (self);
   update_count (self);

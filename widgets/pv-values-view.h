@@ -6,30 +6,22 @@
  * timeline view: selecting a row selects (and shows) that value in the
  * timeline and emits `value-selected` (int value id), and a value selected
  * in the timeline selects and scrolls to its row. It re-populates on `plan-changed` and on a planner change, keeping
- * the sort order, the filter and the selected value (by name). */
+ * the sort order, the filter and the selected value (by name). The timeline
+ * it follows is the page's (pv_side_page_set_timeline(); may be NULL). */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "pv-document.h"
-#include "pv-timeline-view.h"
+#include "pv-side-page.h"
 #include "pv-value-list.h"
 
 G_BEGIN_DECLS
 
 #define PV_TYPE_VALUES_VIEW (pv_values_view_get_type ())
 
-G_DECLARE_FINAL_TYPE (PvValuesView, pv_values_view, PV, VALUES_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (PvValuesView, pv_values_view, PV, VALUES_VIEW, PvSidePage)
 
 GtkWidget          *pv_values_view_new                 (void);
-
-PvDocument         *pv_values_view_get_document        (PvValuesView   *self);
-void                pv_values_view_set_document        (PvValuesView   *self,
-                                                        PvDocument     *document);
-/* The timeline whose selection the table follows and sets; may be NULL. */
-PvTimelineView     *pv_values_view_get_timeline        (PvValuesView   *self);
-void                pv_values_view_set_timeline        (PvValuesView   *self,
-                                                        PvTimelineView *timeline);
 
 /* The rows shown, sorted and filtered (PvValueRow items), and the
  * selection over them. */

@@ -138,6 +138,12 @@ isolate_xdg (void)
   g_setenv ("XDG_DATA_HOME", data, TRUE);
 }
 
+PvWindow *
+new_window (void)
+{
+  return pv_window_new (GTK_APPLICATION (app), pv_application_get_remember (app));
+}
+
 void
 fixture_setup (Fixture *fx, gconstpointer data)
 {
@@ -146,7 +152,7 @@ fixture_setup (Fixture *fx, gconstpointer data)
 
   /* Every test starts from a window with the defaults. */
   g_remove (state);
-  fx->window = pv_window_new (app);
+  fx->window = new_window ();
   gtk_window_set_default_size (GTK_WINDOW (fx->window), 1400, 880);
   gtk_window_present (GTK_WINDOW (fx->window));
   fx->document = pv_window_get_document (fx->window);

@@ -38,6 +38,8 @@ void        gui_fixture_init      (int *argc, char ***argv);
 /* g_test_run, then tears the application down. */
 int         gui_fixture_run       (void);
 
+/* A new window of the tests' application, remembering as planviz does. */
+PvWindow   *new_window            (void);
 void        fixture_setup         (Fixture *fx, gconstpointer data);
 void        fixture_teardown      (Fixture *fx, gconstpointer data);
 #define ADD(path, func, model) \

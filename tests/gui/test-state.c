@@ -523,7 +523,7 @@ test_window_state (Fixture *fx, gconstpointer data)
   g_assert_true (g_key_file_get_boolean (keys, "window", "show-trigger-arrows", NULL));
 
   /* A new window starts from it. */
-  window = pv_window_new (app);
+  window = new_window ();
   adopt_window (fx, window);
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 1300);
@@ -569,7 +569,7 @@ test_window_state_clamped (Fixture *fx, gconstpointer data)
 
   gtk_window_destroy (GTK_WINDOW (fx->window));
   write_state ("[window]\nwidth=1200\nheight=800\nside-pane-share=0.97\n", -1);
-  adopt_window (fx, pv_window_new (app));
+  adopt_window (fx, new_window ());
   gtk_window_present (GTK_WINDOW (fx->window));
   target_width = 1200;
   g_assert_true (wait_until (fx, window_width_reached));
@@ -592,7 +592,7 @@ test_window_state_hidden_pane (Fixture *fx, gconstpointer data)
   keys = read_state ();
   g_assert_false (g_key_file_get_boolean (keys, "window", "show-side-pane", NULL));
   g_assert_false (g_key_file_has_key (keys, "window", "side-pane-share", NULL));
-  adopt_window (fx, pv_window_new (app));
+  adopt_window (fx, new_window ());
   g_assert_false (get_flag (fx, "show-side-pane"));
   gtk_window_present (GTK_WINDOW (fx->window));
   open_model (fx, "wide_branches.onnx", NULL);
@@ -636,7 +636,7 @@ test_state_corrupt (Fixture *fx, gconstpointer data)
   /* Not a key file: ignored (a debug message, no warning: warnings are
    * fatal in tests). Closing replaces it with a good one. */
   write_state (garbage, sizeof garbage - 1);
-  adopt_window (fx, pv_window_new (app));
+  adopt_window (fx, new_window ());
   assert_defaults (fx);
   close_window (fx);
   keys = read_state ();
@@ -646,7 +646,7 @@ test_state_corrupt (Fixture *fx, gconstpointer data)
   write_state ("[window]\nwidth=-5\nheight=99999999\nplanner=7\nregistry=-1\nside-page=nope\n"
                "side-pane-share=nan\ncolour-by-kind=maybe\nshow-reuse-links=12\nmaximized=perhaps\n"
                "[partition-configs]\nx=not a uri\n", -1);
-  adopt_window (fx, pv_window_new (app));
+  adopt_window (fx, new_window ());
   assert_defaults (fx);
   gtk_window_present (GTK_WINDOW (fx->window));
   /* A config entry that is not a file URI is not used. */
@@ -657,13 +657,13 @@ test_state_corrupt (Fixture *fx, gconstpointer data)
   /* Unreadable (a folder in its place): ignored, and saving fails quietly. */
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
-  adopt_window (fx, pv_window_new (app));
+  adopt_window (fx, new_window ());
   assert_defaults (fx);
   close_window (fx);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_DIR));
   g_assert_cmpint (g_rmdir (path), ==, 0);
 
-  adopt_window (fx, pv_window_new (app));
+  adopt_window (fx, new_window ());
   gtk_window_present (GTK_WINDOW (fx->window));
   g_assert_true (wait_until (fx, settled));
 }

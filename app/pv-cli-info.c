@@ -228,15 +228,12 @@ pv_cli_info (int argc, char **argv)
   g_autoptr (PvModel) model = NULL;
   g_autoptr (GPtrArray) ops = NULL;
   Totals totals = { 0 };
+  int status;
 
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!pv_cli_parse (context, &argc, &argv))
-    return PV_CLI_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("planviz-cli info: expected one MODEL.onnx, got %d arguments\n", argc - 1);
-      return PV_CLI_USAGE;
-    }
+  status = pv_cli_parse_model ("info", context, &argc, &argv);
+  if (status != PV_CLI_OK)
+    return status;
   model = pv_cli_load_model (argv[1], NULL, &error);
   if (model == NULL)
     {

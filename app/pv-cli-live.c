@@ -50,20 +50,11 @@ pv_cli_live (int argc, char **argv)
   int status;
 
   g_option_context_add_main_entries (context, entries, NULL);
-  pv_cli_plan_args_init (&args);
-  pv_cli_plan_args_add_entries (&args, context);
-  if (!pv_cli_parse (context, &argc, &argv))
+  status = pv_cli_plan_args_parse (&args, "live", context, &argc, &argv);
+  if (status != PV_CLI_OK)
+    return status;
+  if (!pv_cli_parse_planner ("live", planner, &kind))
     return PV_CLI_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("planviz-cli live: expected one MODEL.onnx, got %d arguments\n", argc - 1);
-      return PV_CLI_USAGE;
-    }
-  if (planner && !pv_planner_kind_from_string (planner, &kind))
-    {
-      g_printerr ("planviz-cli live: unknown planner “%s” (ort, slots, arena)\n", planner);
-      return PV_CLI_USAGE;
-    }
   if (!parse_instant (instant, &at))
     {
       g_printerr ("planviz-cli live: --at wants peak or a step ≥ 0, not “%s”\n", instant);

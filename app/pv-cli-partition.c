@@ -37,6 +37,25 @@ pv_cli_config_devices (const char *command, const PvGraph *graph, gboolean have_
   return TRUE;
 }
 
+/* What partition and check do once their arguments are parsed: load the
+ * model at @path and work out its node devices. Returns PV_CLI_OK, or the
+ * exit code after a message. */
+static int
+load_model (const char *path, const char *gpu_ops, char **device_specs, PvModel **model, int **devices)
+{
+  g_autoptr (GError) error = NULL;
+  int status = PV_CLI_OK;
+
+  *model = pv_cli_load_model (path, NULL, &error);
+  if (*model == NULL)
+    {
+      g_printerr ("planviz-cli: %s\n", error->message);
+      return PV_CLI_BAD_INPUT;
+    }
+  pv_cli_node_devices ((*model)->graph, gpu_ops, device_specs, devices, &status);
+  return status;
+}
+
 int
 pv_cli_partition (int argc, char **argv)
 {
@@ -70,25 +89,10 @@ pv_cli_partition (int argc, char **argv)
              "(on a terminal a newline is added). Node devices are hypothetical: a CPU-only\n"
              "ONNX Runtime puts every node on the CPU, and a CUDA one also adds Memcpy nodes,\n"
              "which planviz does not model.");
-  if (!pv_cli_parse (context, &argc, &argv))
-    {
-      status = PV_CLI_USAGE;
-      goto out;
-    }
-  if (argc != 2)
-    {
-      g_printerr ("planviz-cli partition: expected one MODEL.onnx, got %d arguments\n", argc - 1);
-      status = PV_CLI_USAGE;
-      goto out;
-    }
-  model = pv_cli_load_model (argv[1], NULL, &error);
-  if (model == NULL)
-    {
-      g_printerr ("planviz-cli: %s\n", error->message);
-      status = PV_CLI_BAD_INPUT;
-      goto out;
-    }
-  if (!pv_cli_node_devices (model->graph, gpu_ops, device_specs, &devices, &status))
+  status = pv_cli_parse_model ("partition", context, &argc, &argv);
+  if (status == PV_CLI_OK)
+    status = load_model (argv[1], gpu_ops, device_specs, &model, &devices);
+  if (status != PV_CLI_OK)
     goto out;
   config = pv_partition_config_default (model->graph, devices);
   json = pv_partition_config_to_json (model->graph, config, pretty);
@@ -240,24 +244,15 @@ pv_cli_check (int argc, char **argv)
              "Exit status 1 when ONNX Runtime would not use the config as written (it\n"
              "rejects, discards or crashes) or some finding is an error; 0 otherwise.");
   if (!pv_cli_parse (context, &argc, &argv))
-    {
-      status = PV_CLI_USAGE;
-      goto out;
-    }
-  if (argc != 3)
+    status = PV_CLI_USAGE;
+  else if (argc != 3)
     {
       g_printerr ("planviz-cli check: expected MODEL.onnx and CONFIG.json, got %d arguments\n", argc - 1);
       status = PV_CLI_USAGE;
-      goto out;
     }
-  model = pv_cli_load_model (argv[1], NULL, &error);
-  if (model == NULL)
-    {
-      g_printerr ("planviz-cli: %s\n", error->message);
-      status = PV_CLI_BAD_INPUT;
-      goto out;
-    }
-  if (!pv_cli_node_devices (model->graph, gpu_ops, device_specs, &devices, &status))
+  else
+    status = load_model (argv[1], gpu_ops, device_specs, &model, &devices);
+  if (status != PV_CLI_OK)
     goto out;
   if (!pv_read_file (argv[2], PV_READ_FILE_LIMIT, &text, &len, &error))
     {

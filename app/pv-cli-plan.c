@@ -32,20 +32,11 @@ pv_cli_plan (int argc, char **argv)
   gboolean json;
 
   g_option_context_add_main_entries (context, entries, NULL);
-  pv_cli_plan_args_init (&args);
-  pv_cli_plan_args_add_entries (&args, context);
-  if (!pv_cli_parse (context, &argc, &argv))
+  status = pv_cli_plan_args_parse (&args, "plan", context, &argc, &argv);
+  if (status != PV_CLI_OK)
+    return status;
+  if (!pv_cli_parse_planner ("plan", planner, &kind))
     return PV_CLI_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("planviz-cli plan: expected one MODEL.onnx, got %d arguments\n", argc - 1);
-      return PV_CLI_USAGE;
-    }
-  if (planner && !pv_planner_kind_from_string (planner, &kind))
-    {
-      g_printerr ("planviz-cli plan: unknown planner “%s” (ort, slots, arena)\n", planner);
-      return PV_CLI_USAGE;
-    }
   if (format && !g_strv_contains ((const char *const[]) { "text", "json", "trace", "ort", NULL }, format))
     {
       g_printerr ("planviz-cli plan: unknown format “%s” (text, json, trace, ort)\n", format);

@@ -62,103 +62,82 @@ write_output (PvTimelineRenderer *renderer, const char *path, PvTimelineExportFo
   return TRUE;
 }
 
-int
-pv_cli_render (int argc, char **argv)
-{
-  g_autofree char *planner = NULL, *output = NULL, *colour = NULL, *range = NULL;
-  g_auto (PvCliPlanArgs) args = { 0 };
-  int status;
-  int width = 1400, height = 0, scale = 1;
-  gboolean no_legend = FALSE, no_arrows = FALSE;
-  GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the picture here (.png, .svg or .pdf)", "FILE" },
-    { "planner", 'p', 0, G_OPTION_ARG_STRING, &planner,
-      "Memory lanes: ort (default: ONNX Runtime's buffers, as plan and the window), slots (one lane per slot) or "
-      "arena (offsets in one arena)",
-      "PLANNER" },
-    { "width", 'W', 0, G_OPTION_ARG_INT, &width, "Width in pixels (default 1400)", "W" },
-    { "height", 'H', 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: everything), below the title line",
-      "H" },
-    { "scale", 's', 0, G_OPTION_ARG_INT, &scale, "Scale 1 (default) or 2: twice the pixels (PNG) or the page (SVG, PDF)", "1|2" },
-    { "colour", 'c', 0, G_OPTION_ARG_STRING, &colour, "Colour values by op (default) or kind (ORT's AllocKind)",
-      "op|kind" },
-    { "range", 'r', 0, G_OPTION_ARG_STRING, &range, "Show only schedule times T0 to T1", "T0:T1" },
-    { "no-legend", 0, 0, G_OPTION_ARG_NONE, &no_legend, "Leave out the legend", NULL },
-    { "no-arrows", 0, 0, G_OPTION_ARG_NONE, &no_arrows, "Leave out sync arrows and reuse links", NULL },
-    { NULL },
-  };
-  g_autoptr (GOptionContext) context =
-    g_option_context_new ("MODEL.onnx -o OUT.png|OUT.svg|OUT.pdf — draw the timeline (streams, live bytes, memory) under a title line");
-  g_autoptr (PvModel) model = NULL;
-  g_autoptr (PvKernelTable) kernels = NULL;
-  g_autoptr (PvSession) session = NULL;
-  g_autoptr (PvTimelineModel) timeline = NULL;
-  g_autoptr (PvTimelineRenderer) renderer = NULL;
-  PvSessionOptions options = { 0 };
-  PvTimelineSource source;
-  PvTimelineOptions view;
+/* The command line: the options, then what they say. */
+typedef struct {
+  char *planner, *output, *colour, *range;
+  int width, height, scale;
+  gboolean no_legend, no_arrows;
   PvTimelineExportFormat format;
-  PvTimelineExportInfo info = { 0 };
-  g_autofree char *model_name = NULL, *config_name = NULL;
-  double t0 = 0, t1 = 0;
+  PvTimelineOptions view;
+  double t0, t1;
+} RenderArgs;
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  pv_cli_plan_args_init (&args);
-  pv_cli_plan_args_add_entries (&args, context);
-  if (!pv_cli_parse (context, &argc, &argv))
-    return PV_CLI_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("planviz-cli render: expected one MODEL.onnx, got %d arguments\n", argc - 1);
-      return PV_CLI_USAGE;
-    }
-  if (output == NULL || !out_format (output, &format))
+static void
+render_args_clear (RenderArgs *args)
+{
+  g_clear_pointer (&args->planner, g_free);
+  g_clear_pointer (&args->output, g_free);
+  g_clear_pointer (&args->colour, g_free);
+  g_clear_pointer (&args->range, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RenderArgs, render_args_clear)
+
+/* The drawing's options from @args' words; PV_CLI_USAGE after a message. */
+static int
+check_args (RenderArgs *args)
+{
+  PvPlannerKind kind = PV_PLANNER_ORT;
+  static const PvTimelineMemoryView memory_views[] = {
+    [PV_PLANNER_ORT] = PV_TIMELINE_MEMORY_ORT_BUFFERS,
+    [PV_PLANNER_SLOTS] = PV_TIMELINE_MEMORY_SLOTS,
+    [PV_PLANNER_ARENA] = PV_TIMELINE_MEMORY_ARENA,
+  };
+
+  if (args->output == NULL || !out_format (args->output, &args->format))
     {
       g_printerr ("planviz-cli render: -o OUT must end in .png, .svg or .pdf\n");
       return PV_CLI_USAGE;
     }
-  pv_timeline_options_init (&view);
+  pv_timeline_options_init (&args->view);
   /* The same default as plan, live and the window: ORT's own plan. */
-  if (planner == NULL || strcmp (planner, "ort") == 0)
-    view.memory_view = PV_TIMELINE_MEMORY_ORT_BUFFERS;
-  else if (strcmp (planner, "slots") == 0)
-    view.memory_view = PV_TIMELINE_MEMORY_SLOTS;
-  else if (strcmp (planner, "arena") == 0)
-    view.memory_view = PV_TIMELINE_MEMORY_ARENA;
+  if (!pv_cli_parse_planner ("render", args->planner, &kind))
+    return PV_CLI_USAGE;
+  args->view.memory_view = memory_views[kind];
+  if (args->colour == NULL || strcmp (args->colour, "op") == 0)
+    args->view.colour_by = PV_TIMELINE_COLOUR_BY_OP;
+  else if (strcmp (args->colour, "kind") == 0)
+    args->view.colour_by = PV_TIMELINE_COLOUR_BY_KIND;
   else
     {
-      g_printerr ("planviz-cli render: unknown planner “%s” (ort, slots, arena)\n", planner);
+      g_printerr ("planviz-cli render: --colour wants op or kind, not “%s”\n", args->colour);
       return PV_CLI_USAGE;
     }
-  if (colour == NULL || strcmp (colour, "op") == 0)
-    view.colour_by = PV_TIMELINE_COLOUR_BY_OP;
-  else if (strcmp (colour, "kind") == 0)
-    view.colour_by = PV_TIMELINE_COLOUR_BY_KIND;
-  else
+  if (args->range && !parse_range (args->range, &args->t0, &args->t1))
     {
-      g_printerr ("planviz-cli render: --colour wants op or kind, not “%s”\n", colour);
+      g_printerr ("planviz-cli render: --range wants T0:T1 with T0 < T1, not “%s”\n", args->range);
       return PV_CLI_USAGE;
     }
-  if (range && !parse_range (range, &t0, &t1))
-    {
-      g_printerr ("planviz-cli render: --range wants T0:T1 with T0 < T1, not “%s”\n", range);
-      return PV_CLI_USAGE;
-    }
-  if (width < 320 || width > MAX_SIDE || height < 0 || height > MAX_SIDE || (height > 0 && height < 200))
+  if (args->width < 320 || args->width > MAX_SIDE || args->height < 0 || args->height > MAX_SIDE ||
+      (args->height > 0 && args->height < 200))
     {
       g_printerr ("planviz-cli render: --width must be 320–%d and --height 200–%d\n", MAX_SIDE, MAX_SIDE);
       return PV_CLI_USAGE;
     }
-  if (scale != 1 && scale != 2)
+  if (args->scale != 1 && args->scale != 2)
     {
-      g_printerr ("planviz-cli render: --scale wants 1 or 2, not %d\n", scale);
+      g_printerr ("planviz-cli render: --scale wants 1 or 2, not %d\n", args->scale);
       return PV_CLI_USAGE;
     }
-  view.show_legend = !no_legend;
-  view.arrows = no_arrows ? 0 : PV_TIMELINE_ARROW_ALL;
-  status = pv_cli_plan_session ("render", argv[1], &args, &options, &model, &kernels, &session);
-  if (status != PV_CLI_OK)
-    return status;
+  args->view.show_legend = !args->no_legend;
+  args->view.arrows = args->no_arrows ? 0 : PV_TIMELINE_ARROW_ALL;
+  return PV_CLI_OK;
+}
+
+/* What the drawing will lack, on stderr. */
+static void
+report_gaps (const PvSession *session)
+{
   if (session->ort == NULL && session->ort_error)
     g_printerr ("planviz-cli render: no ONNX Runtime plan (%s); drawing graph order\n", session->ort_error);
   if (session->slots->deferred && session->basis->n_shapeless > 0)
@@ -172,36 +151,95 @@ pv_cli_render (int argc, char **argv)
       g_autofree char *list = g_strjoinv (", ", session->unbound_symbols);
       g_printerr ("planviz-cli render: memory plan deferred; bind %s with --bound\n", list);
     }
+}
 
-  pv_timeline_source_init_from_session (&source, session);
-  timeline = pv_timeline_model_new (&source);
-  if (planner == NULL && !timeline->memory[view.memory_view].available)
+/* A renderer of @timeline at the size asked for (without --height: all
+ * rows, up to MAX_SIDE pixels). */
+static PvTimelineRenderer *
+make_renderer (PvTimelineModel *timeline, RenderArgs *args)
+{
+  PvTimelineRenderer *renderer;
+  int height = args->height;
+
+  if (args->planner == NULL && !timeline->memory[args->view.memory_view].available)
     {
       /* No ORT plan to draw (refused): the default falls back to the slots. */
       g_printerr ("planviz-cli render: drawing the slot planner's lanes\n");
-      view.memory_view = PV_TIMELINE_MEMORY_SLOTS;
+      args->view.memory_view = PV_TIMELINE_MEMORY_SLOTS;
     }
   renderer = pv_timeline_renderer_new (timeline);
-  pv_timeline_renderer_set_options (renderer, &view);
-  pv_timeline_renderer_set_size (renderer, width, height > 0 ? height : 800);
-  if (range)
-    pv_timeline_renderer_set_time_range (renderer, t0, t1);
+  pv_timeline_renderer_set_options (renderer, &args->view);
+  pv_timeline_renderer_set_size (renderer, args->width, height > 0 ? height : 800);
+  if (args->range)
+    pv_timeline_renderer_set_time_range (renderer, args->t0, args->t1);
   if (height == 0)
     {
       height = pv_timeline_renderer_get_natural_height (renderer);
       if (height > MAX_SIDE)
         {
           g_printerr ("planviz-cli render: %d rows need %d pixels; cutting at %d (use --planner arena or --height)\n",
-                      timeline->memory[view.memory_view].n_lanes, height, MAX_SIDE);
+                      timeline->memory[args->view.memory_view].n_lanes, height, MAX_SIDE);
           height = MAX_SIDE;
         }
-      pv_timeline_renderer_set_size (renderer, width, height);
+      pv_timeline_renderer_set_size (renderer, args->width, height);
     }
+  return renderer;
+}
+
+int
+pv_cli_render (int argc, char **argv)
+{
+  g_auto (RenderArgs) render = { .width = 1400, .height = 0, .scale = 1 };
+  g_auto (PvCliPlanArgs) args = { 0 };
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &render.output, "Write the picture here (.png, .svg or .pdf)",
+      "FILE" },
+    { "planner", 'p', 0, G_OPTION_ARG_STRING, &render.planner,
+      "Memory lanes: ort (default: ONNX Runtime's buffers, as plan and the window), slots (one lane per slot) or "
+      "arena (offsets in one arena)",
+      "PLANNER" },
+    { "width", 'W', 0, G_OPTION_ARG_INT, &render.width, "Width in pixels (default 1400)", "W" },
+    { "height", 'H', 0, G_OPTION_ARG_INT, &render.height,
+      "Height in pixels (default: everything), below the title line", "H" },
+    { "scale", 's', 0, G_OPTION_ARG_INT, &render.scale,
+      "Scale 1 (default) or 2: twice the pixels (PNG) or the page (SVG, PDF)", "1|2" },
+    { "colour", 'c', 0, G_OPTION_ARG_STRING, &render.colour,
+      "Colour values by op (default) or kind (ORT's AllocKind)", "op|kind" },
+    { "range", 'r', 0, G_OPTION_ARG_STRING, &render.range, "Show only schedule times T0 to T1", "T0:T1" },
+    { "no-legend", 0, 0, G_OPTION_ARG_NONE, &render.no_legend, "Leave out the legend", NULL },
+    { "no-arrows", 0, 0, G_OPTION_ARG_NONE, &render.no_arrows, "Leave out sync arrows and reuse links", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (
+    "MODEL.onnx -o OUT.png|OUT.svg|OUT.pdf — draw the timeline (streams, live bytes, memory) under a title line");
+  g_autoptr (PvModel) model = NULL;
+  g_autoptr (PvKernelTable) kernels = NULL;
+  g_autoptr (PvSession) session = NULL;
+  g_autoptr (PvTimelineModel) timeline = NULL;
+  g_autoptr (PvTimelineRenderer) renderer = NULL;
+  g_autofree char *model_name = NULL, *config_name = NULL;
+  PvSessionOptions options = { 0 };
+  PvTimelineSource source;
+  PvTimelineExportInfo info = { 0 };
+  int status;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  status = pv_cli_plan_args_parse (&args, "render", context, &argc, &argv);
+  if (status == PV_CLI_OK)
+    status = check_args (&render);
+  if (status == PV_CLI_OK)
+    status = pv_cli_plan_session ("render", argv[1], &args, &options, &model, &kernels, &session);
+  if (status != PV_CLI_OK)
+    return status;
+  report_gaps (session);
+  pv_timeline_source_init_from_session (&source, session);
+  timeline = pv_timeline_model_new (&source);
+  renderer = make_renderer (timeline, &render);
   model_name = g_path_get_basename (argv[1]);
   config_name = args.partition ? g_path_get_basename (args.partition) : NULL;
   info.model = model_name;
   info.config = config_name;
-  if (!write_output (renderer, output, format, scale, &info))
+  if (!write_output (renderer, render.output, render.format, render.scale, &info))
     return PV_CLI_BAD_INPUT;
   return PV_CLI_OK;
 }

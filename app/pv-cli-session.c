@@ -5,8 +5,8 @@
 
 #include "pv-read-file.h"
 
-void
-pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context)
+static void
+add_entries (PvCliPlanArgs *args, GOptionContext *context)
 {
   const GOptionEntry entries[] = {
     { "partition", 0, 0, G_OPTION_ARG_FILENAME, &args->partition,
@@ -47,12 +47,23 @@ pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context)
   g_option_context_add_main_entries (context, entries, NULL);
 }
 
-void
-pv_cli_plan_args_init (PvCliPlanArgs *args)
+int
+pv_cli_plan_args_parse (PvCliPlanArgs *args, const char *command, GOptionContext *context, int *argc, char ***argv)
 {
   memset (args, 0, sizeof *args);
   args->intra_op = -1;
   args->initial_chunk = args->max_dead_bytes = -1;
+  add_entries (args, context);
+  return pv_cli_parse_model (command, context, argc, argv);
+}
+
+gboolean
+pv_cli_parse_planner (const char *command, const char *name, PvPlannerKind *kind)
+{
+  if (name == NULL || pv_planner_kind_from_string (name, kind))
+    return TRUE;
+  g_printerr ("planviz-cli %s: unknown planner “%s” (ort, slots, arena)\n", command, name);
+  return FALSE;
 }
 
 /* on/off options; FALSE (after a message) for anything else. */

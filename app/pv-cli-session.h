@@ -6,6 +6,7 @@
 
 #include "pv-cli.h"
 #include "pv-model-loader.h"
+#include "pv-plan-export.h"
 #include "pv-session.h"
 
 G_BEGIN_DECLS
@@ -29,12 +30,18 @@ typedef struct {
   gboolean config_devices;      /* --config-devices */
 } PvCliPlanArgs;
 
-/* Sets @args' defaults (before parsing). */
-void pv_cli_plan_args_init (PvCliPlanArgs *args);
-
-/* Adds the shared options to @context's main group, writing into @args. */
-void pv_cli_plan_args_add_entries (PvCliPlanArgs *args, GOptionContext *context);
+/* The opening of every planning command: sets @args' defaults, adds the
+ * shared options to @context's main group (the command's own are there
+ * already), parses them into @args and expects one MODEL.onnx
+ * (pv_cli_parse_model). Returns PV_CLI_OK or, after a message,
+ * PV_CLI_USAGE. */
+int pv_cli_plan_args_parse (PvCliPlanArgs *args, const char *command, GOptionContext *context, int *argc,
+                            char ***argv);
 void pv_cli_plan_args_clear (PvCliPlanArgs *args);
+
+/* --planner: ort, slots or arena into *@kind (left as it is when @name is
+ * NULL); FALSE after a message for anything else. */
+gboolean pv_cli_parse_planner (const char *command, const char *name, PvPlannerKind *kind);
 
 /* Checks @args, loads @model_path, reads the config and plans with
  * @options (the caller's own fields set; the shared ones are filled in).

@@ -183,6 +183,62 @@ compare_strings (gconstpointer a, gconstpointer b, gpointer data)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+/* After the values: the counts, the ops without a shape rule, the
+ * warnings and the symbols met; prints @root and frees it. */
+static void
+print_summary_json (cJSON *root, const PvShapeInfo *info, const Summary *sum, GHashTable *symbols)
+{
+  const guint *counts;
+  const char *const *uncovered = pv_shape_info_uncovered_ops (info, &counts);
+  const char *const *warnings = pv_shape_info_warnings (info);
+  cJSON *summary = cJSON_AddObjectToObject (root, "summary");
+  cJSON *ops = cJSON_AddObjectToObject (summary, "uncovered_ops");
+  cJSON *warn = cJSON_AddArrayToObject (root, "warnings");
+  cJSON *syms = cJSON_AddArrayToObject (root, "symbols");
+  g_autofree const char **names = (const char **) g_hash_table_get_keys_as_array (symbols, NULL);
+  char *text;
+
+  g_qsort_with_data (names, (gint) g_hash_table_size (symbols), sizeof (char *), compare_strings, NULL);
+  for (guint i = 0; i < g_hash_table_size (symbols); i++)
+    cJSON_AddItemToArray (syms, cJSON_CreateString (names[i]));
+  cJSON_AddNumberToObject (summary, "known", sum->known);
+  cJSON_AddNumberToObject (summary, "symbolic", sum->symbolic);
+  cJSON_AddNumberToObject (summary, "unknown", sum->unknown);
+  for (int i = 0; uncovered[i]; i++)
+    cJSON_AddNumberToObject (ops, uncovered[i], counts[i]);
+  for (int i = 0; warnings[i]; i++)
+    cJSON_AddItemToArray (warn, cJSON_CreateString (warnings[i]));
+  text = cJSON_Print (root);
+  {
+    g_autofree char *valid = pv_json_dup_valid_utf8 (text);
+    printf ("%s\n", valid);
+  }
+  cJSON_free (text);
+  cJSON_Delete (root);
+}
+
+/* After the table: the warnings, the counts and the ops without a shape
+ * rule. */
+static void
+print_summary_text (const PvShapeInfo *info, const Summary *sum)
+{
+  const guint *counts;
+  const char *const *uncovered = pv_shape_info_uncovered_ops (info, &counts);
+  const char *const *warnings = pv_shape_info_warnings (info);
+
+  for (int i = 0; warnings[i]; i++)
+    printf ("warning: %s\n", warnings[i]);
+  printf ("%d values: %d with a known shape, %d symbolic, %d unknown", sum->known + sum->symbolic + sum->unknown,
+          sum->known, sum->symbolic, sum->unknown);
+  if (uncovered[0])
+    {
+      printf ("; ops without a shape rule:");
+      for (int i = 0; uncovered[i]; i++)
+        printf (" %s (%u)", uncovered[i], counts[i]);
+    }
+  printf ("\n");
+}
+
 int
 pv_cli_shapes (int argc, char **argv)
 {
@@ -207,18 +263,12 @@ pv_cli_shapes (int argc, char **argv)
   PvShapeOptions options = { 0 };
   Summary sum = { 0 };
   cJSON *root = NULL, *values = NULL;
-  const guint *counts;
-  const char *const *uncovered;
-  const char *const *warnings;
+  int status;
 
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!pv_cli_parse (context, &argc, &argv))
-    return PV_CLI_USAGE;
-  if (argc != 2)
-    {
-      g_printerr ("planviz-cli shapes: expected one MODEL.onnx, got %d arguments\n", argc - 1);
-      return PV_CLI_USAGE;
-    }
+  status = pv_cli_parse_model ("shapes", context, &argc, &argv);
+  if (status != PV_CLI_OK)
+    return status;
   bounds = pv_cli_parse_bounds (bound_specs);
   input_shapes = pv_cli_parse_input_shapes (input_specs);
   if (bounds == NULL || input_shapes == NULL)
@@ -251,47 +301,9 @@ pv_cli_shapes (int argc, char **argv)
   else
     printf ("%-40s %-9s %-28s %14s  %s\n", "value", "dtype", "shape", "bytes", "producer");
   walk_graph (info, model->graph, "", bounds, json, values, &sum, symbols);
-  uncovered = pv_shape_info_uncovered_ops (info, &counts);
-  warnings = pv_shape_info_warnings (info);
   if (json)
-    {
-      cJSON *summary = cJSON_AddObjectToObject (root, "summary");
-      cJSON *ops = cJSON_AddObjectToObject (summary, "uncovered_ops");
-      cJSON *warn = cJSON_AddArrayToObject (root, "warnings");
-      cJSON *syms = cJSON_AddArrayToObject (root, "symbols");
-      g_autofree const char **names = (const char **) g_hash_table_get_keys_as_array (symbols, NULL);
-      char *text;
-      g_qsort_with_data (names, (gint) g_hash_table_size (symbols), sizeof (char *), compare_strings, NULL);
-      for (guint i = 0; i < g_hash_table_size (symbols); i++)
-        cJSON_AddItemToArray (syms, cJSON_CreateString (names[i]));
-      cJSON_AddNumberToObject (summary, "known", sum.known);
-      cJSON_AddNumberToObject (summary, "symbolic", sum.symbolic);
-      cJSON_AddNumberToObject (summary, "unknown", sum.unknown);
-      for (int i = 0; uncovered[i]; i++)
-        cJSON_AddNumberToObject (ops, uncovered[i], counts[i]);
-      for (int i = 0; warnings[i]; i++)
-        cJSON_AddItemToArray (warn, cJSON_CreateString (warnings[i]));
-      text = cJSON_Print (root);
-      {
-        g_autofree char *valid = pv_json_dup_valid_utf8 (text);
-        printf ("%s\n", valid);
-      }
-      cJSON_free (text);
-      cJSON_Delete (root);
-    }
+    print_summary_json (root, info, &sum, symbols);
   else
-    {
-      for (int i = 0; warnings[i]; i++)
-        printf ("warning: %s\n", warnings[i]);
-      printf ("%d values: %d with a known shape, %d symbolic, %d unknown", sum.known + sum.symbolic + sum.unknown,
-              sum.known, sum.symbolic, sum.unknown);
-      if (uncovered[0])
-        {
-          printf ("; ops without a shape rule:");
-          for (int i = 0; uncovered[i]; i++)
-            printf (" %s (%u)", uncovered[i], counts[i]);
-        }
-      printf ("\n");
-    }
+    print_summary_text (info, &sum);
   return PV_CLI_OK;
 }

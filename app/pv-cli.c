@@ -53,6 +53,19 @@ pv_cli_parse (GOptionContext *context, int *argc, char ***argv)
   return TRUE;
 }
 
+int
+pv_cli_parse_model (const char *command, GOptionContext *context, int *argc, char ***argv)
+{
+  if (!pv_cli_parse (context, argc, argv))
+    return PV_CLI_USAGE;
+  if (*argc != 2)
+    {
+      g_printerr ("planviz-cli %s: expected one MODEL.onnx, got %d arguments\n", command, *argc - 1);
+      return PV_CLI_USAGE;
+    }
+  return PV_CLI_OK;
+}
+
 PvModel *
 pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError **error)
 {

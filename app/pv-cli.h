@@ -17,6 +17,9 @@ int pv_cli_main (int argc, char **argv);
 /* Parses @context over argv; on failure prints the error and a hint, and
  * returns FALSE (the caller exits with PV_CLI_USAGE). */
 gboolean pv_cli_parse (GOptionContext *context, int *argc, char ***argv);
+/* pv_cli_parse(), then one argument, MODEL.onnx. Returns PV_CLI_OK, or
+ * prints why (prefixed by "planviz-cli @command") and returns PV_CLI_USAGE. */
+int pv_cli_parse_model (const char *command, GOptionContext *context, int *argc, char ***argv);
 
 /* Loads @path and makes the session-time rewrites ORT makes
  * (pv-ort-graph-rewrite.h): the graph every command shows and plans.

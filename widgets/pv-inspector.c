@@ -4,7 +4,7 @@
 #include "pv-inspector.h"
 
 #include "pv-element-type.h"
-#include "pv-format-bytes.h"
+#include "pv-format.h"
 
 struct _PvInspector
 {

@@ -1,7 +1,7 @@
 /* pv-plan-compare.c: what an edit changed (see the header). */
 #include "pv-plan-compare.h"
 
-#include "pv-format-bytes.h"
+#include "pv-format.h"
 
 struct _PvPlanCompare
 {

@@ -1,7 +1,7 @@
 /* pv-summary-view.c: the numbers of the plan on screen. */
 #include "pv-summary-view.h"
 
-#include "pv-format-bytes.h"
+#include "pv-format.h"
 struct _PvSummaryView
 {
   PvSidePage parent_instance;

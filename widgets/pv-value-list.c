@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pv-element-type.h"
-#include "pv-format-bytes.h"
+#include "pv-format.h"
 
 /* What every row of one list shares: plain arrays indexed by value id,
  * filled in one pass; texts made on first use. Reference counted (rcbox):
@@ -177,22 +177,6 @@ bytes_text (const Table *t, int v)
 }
 
 static char *
-group_digits (gint64 n)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GINT64_FORMAT, n);
-  GString *out = g_string_new (NULL);
-  int len = (int) strlen (digits);
-
-  for (int i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, digits[i]);
-    }
-  return g_string_free (out, FALSE);
-}
-
-static char *
 place_text (const Table *t, int v)
 {
   g_autofree char *offset = NULL;
@@ -204,7 +188,7 @@ place_text (const Table *t, int v)
     case PV_PLANNER_ORT: return g_strdup_printf ("buffer %" G_GINT64_FORMAT, t->place[v]);
     case PV_PLANNER_SLOTS: return g_strdup_printf ("slot %" G_GINT64_FORMAT, t->place[v]);
     default:
-      offset = group_digits (t->place[v]);
+      offset = pv_format_count (t->place[v]);
       return g_strdup_printf ("@ %s", offset);
     }
 }

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "pv-format.h"
+
 struct _PvValuesView
 {
   PvSidePage parent_instance;
@@ -74,28 +76,12 @@ pv_values_view_new (void)
 
 /* ---- counting and finding rows ---- */
 
-static char *
-group_digits (guint n)
-{
-  g_autofree char *digits = g_strdup_printf ("%u", n);
-  GString *out = g_string_new (NULL);
-  int len = (int) strlen (digits);
-
-  for (int i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, digits[i]);
-    }
-  return g_string_free (out, FALSE);
-}
-
 static void
 update_count (PvValuesView *self)
 {
   guint total = self->list ? g_list_model_get_n_items (G_LIST_MODEL (self->list)) : 0;
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
-  g_autofree char *a = group_digits (shown), *b = group_digits (total);
+  g_autofree char *a = pv_format_count (shown), *b = pv_format_count (total);
 
   g_free (self->count_text);
   if (self->list == NULL)

@@ -1,11 +1,14 @@
-/* pv-window.c: the main window. Actions live in pv-window-actions.c. */
+/* pv-window.c: the main window: title, pages, planner and registry
+ * choices, the document's signals, the view toggles and the public API.
+ * Each other concern is a pv-window-*.c (actions, bounds, loading, recent
+ * models, screenshots, subgraphs, Live, find, compare, symbols, devices,
+ * progress, state). */
 #include "pv-window-private.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "pv-app-state.h"
-#include "pv-element-type.h"
 
 G_DEFINE_FINAL_TYPE (PvWindow, pv_window, GTK_TYPE_APPLICATION_WINDOW)
 

@@ -9,7 +9,8 @@
  * pv_schedule_range: kernels run, bytes allocated and freed, the peak in
  * it, the values born and dying. It reads the document's plan of the graph
  * shown (pv_document_find_session: the main graph or an open body) and
- * follows re-plans and planner changes; it never plans. */
+ * follows re-plans and planner changes; it never plans. Another document
+ * (pv_side_page_set_document()) forgets the instant and the span. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -22,8 +23,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (PvLiveView, pv_live_view, PV, LIVE_VIEW, PvSidePage)
 
-/* A new document (pv_side_page_set_document()) forgets the instant and
- * the span. */
 GtkWidget       *pv_live_view_new            (void);
 /* Shows the values live at @time on @device's curve of @graph's plan
  * (NULL: the main graph); @time < 0 forgets the instant. Emits ::changed. */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "pv-cli.h"
+#include "pv-cli-args.h"
 #include "pv-model-loader.h"
 #include "pv-partition-config.h"
 #include "pv-read-file.h"

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "pv-cli-args.h"
 #include "pv-read-file.h"
 
 static void

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pv-cli.h"
+#include "pv-cli-args.h"
 #include "pv-element-type.h"
 #include "pv-model-loader.h"
 #include "pv-shape-inference.h"

@@ -3,8 +3,8 @@
 
 #include <glib.h>
 
+#include "pv-graph.h"
 #include "pv-model.h"
-#include "pv-cli-args.h"
 #include "pv-ort-shapes.h"
 
 G_BEGIN_DECLS

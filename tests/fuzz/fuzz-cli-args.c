@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pv-cli.h"
+#include "pv-cli-args.h"
 #include "pv-model-loader.h"
 #include "pv-partition-config.h"
 

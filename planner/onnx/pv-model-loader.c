@@ -163,8 +163,8 @@ unpack_alloc (void *data, size_t size)
 }
 
 static PvModel *
-load_model (const guint8 *data, gsize len, const char *display_name, ReleaseBytes release, gpointer release_data,
-            GCancellable *cancellable, GError **error)
+load_model (const guint8 *data, gsize len, const char *display_name, const char *folder, ReleaseBytes release,
+            gpointer release_data, GCancellable *cancellable, GError **error)
 {
   Loader ld = { display_name, NULL, NULL, cancellable };
   g_autoptr (PvModel) model = NULL;
@@ -221,6 +221,8 @@ load_model (const guint8 *data, gsize len, const char *display_name, ReleaseByte
       goto fail;
     }
   model->graph = graph;
+  if (!_pv_external_data_check (model, folder, error))
+    return NULL;
   return g_steal_pointer (&model);
 
 fail:
@@ -232,7 +234,7 @@ fail:
 PvModel *
 pv_model_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error)
 {
-  return load_model (data, len, display_name ? display_name : "model", NULL, NULL, NULL, error);
+  return load_model (data, len, display_name ? display_name : "model", NULL, NULL, NULL, NULL, error);
 }
 
 PvModel *
@@ -247,6 +249,8 @@ pv_model_load_from_file_cancellable (const char *path, GCancellable *cancellable
   g_autoptr (GError) local_error = NULL;
   GMappedFile *file = g_mapped_file_new (path, FALSE, &local_error);
   g_autofree char *name = g_filename_display_name (path);
+  /* External data is found from the folder the path names, as ORT does. */
+  g_autofree char *folder = g_path_get_dirname (path);
 
   if (file == NULL)
     {
@@ -254,7 +258,7 @@ pv_model_load_from_file_cancellable (const char *path, GCancellable *cancellable
       return NULL;
     }
   return load_model ((const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file), name,
-                     (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
+                     folder, (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
 }
 
 PvTensor *

@@ -324,6 +324,11 @@ pv_cli_check (int argc, char **argv)
       status = PV_CLI_BAD_INPUT;
       goto out;
     }
+  if (!pv_cli_partition_size_ok (model->graph, argv[2], len))
+    {
+      status = PV_CLI_BAD_INPUT;
+      goto out;
+    }
   if (config_devices && !pv_cli_config_devices ("check", model->graph, devices != NULL, text, len, &devices))
     {
       status = PV_CLI_USAGE;

@@ -23,6 +23,11 @@ gboolean pv_cli_parse (GOptionContext *context, int *argc, char ***argv);
  * rewrite infers anyway, for the session to share. */
 PvModel *pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError **error);
 
+/* TRUE when a partition config of @len bytes read from @path is within
+ * pv_partition_config_size_limit() of @graph; else prints why and returns
+ * FALSE (the caller exits with PV_CLI_BAD_INPUT). */
+gboolean pv_cli_partition_size_ok (const PvGraph *graph, const char *path, gsize len);
+
 /* Parses "--bound NAME=N" strings into symbol -> gint64* (caller unrefs).
  * On a bad entry prints why and returns NULL. */
 GHashTable *pv_cli_parse_bounds (char **specs);

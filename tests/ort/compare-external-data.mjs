@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { encVarint } from './onnx-wire.mjs';
 
 let ort;
 try {
@@ -36,17 +37,7 @@ if (process.argv[2] === '--ort') {
 }
 
 // ---- a protobuf writer, just what these models need ----
-function varint(n) {
-  let v = BigInt.asUintN(64, BigInt(n));
-  const out = [];
-  do {
-    let b = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v) b |= 0x80;
-    out.push(b);
-  } while (v);
-  return Buffer.from(out);
-}
+const varint = encVarint;
 const tag = (field, wire) => varint((field << 3) | wire);
 const int = (field, n) => Buffer.concat([tag(field, 0), varint(n)]);
 const bytes = (field, b) => {

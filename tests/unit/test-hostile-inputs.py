@@ -228,6 +228,27 @@ def kernel_defs_40k():
     return write("kernels-40k.json", '{"kernels": [\n' + entries + "\n]}\n")
 
 
+def big_kernel_defs(target_bytes, name="kernels-big.json"):
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write('{"kernels": [\n{"op_type": "Op", "since": [1, 2147483647], "alias": [[0, 0]]}')
+        written, i = 0, 0
+        while written < target_bytes:
+            block = "".join(f',\n{{"op_type": "Op{i + k}", "since": [1, 2147483647], "alias": [[0, 0]]}}'
+                            for k in range(1000))
+            f.write(block)
+            written += len(block)
+            i += 1000
+        f.write("\n]}\n")
+    return path
+
+
+def big_weights_model(megabytes):
+    path = os.path.join(tmp, "weights.onnx")
+    subprocess.run([gen_models, "--big-weights", str(megabytes), path], check=True, capture_output=True)
+    return path
+
+
 def config_variant(name, text_of_default):
     return write(name, text_of_default(default_config(mlp)))
 
@@ -273,6 +294,10 @@ cases = [
      (1, r"initializer “w”: external data location “\.\./outside\.bin” leads out of the model's folder")),
     ("external data missing", lambda: (["info", external_model("ext/missing.onnx", "nope.bin")], []),
      (1, r"initializer “w”: external data location “nope\.bin” does not exist")),
+    ("a model with 200 MB of weights (plan)", lambda: (["plan", big_weights_model(200)], []), (0, r"checker")),
+    ("100,000-deep nesting inside streams", lambda: (["check", mlp, write("deep-streams.json",
+        '{"type": "DeviceBasedPartitioner", "devices": ["0"], "streams": ' + "[" * 100000 + "]" * 100000 + "}")], []),
+     (1, r"streams\[0\]\[0\] must be a node name")),
     ("100,000-deep nested partition JSON", lambda: (["check", mlp, write("deep.json", "[" * 100000 + "]" * 100000)], []),
      (1, r"the top level must be an object")),
     ("200 MB partition JSON of repeated names", lambda: (["check", mlp, big_config("big.json", 200 * 1000 * 1000)], []),
@@ -283,6 +308,11 @@ cases = [
     ("/dev/zero as kernel-defs", lambda: (["plan", mlp, "--kernel-defs", "/dev/zero"], []), (1, r"/dev/zero: a device")),
     ("a FIFO as config", lambda: (["check", mlp, fifo], []), (1, r"a FIFO, not a file")),
     ("a FIFO as kernel-defs", lambda: (["plan", mlp, "--kernel-defs", fifo], []), (1, r"a FIFO, not a file")),
+    ("190 MB kernel-defs", lambda: (["plan", mlp, "--kernel-defs", big_kernel_defs(190 * 1000 * 1000)], []),
+     (1, r"larger than the 4\.0.MiB planviz reads")),
+    ("kernel-defs just under the 4 MiB limit", lambda: (["plan", mlp, "--kernel-defs",
+                                                          big_kernel_defs(4 * MB - 100000, "kernels-4m.json")], []),
+     (0, r"checker")),
     ("40k-entry kernel-defs", lambda: (["plan", mlp, "--kernel-defs", kernel_defs_40k()], []), (0, r"checker")),
     ("a BOM before the config", lambda: (["check", mlp, config_variant("bom.json", lambda t: "\ufeff" + t)], []),
      (0, r"will accept this config and run 1 stream")),

@@ -63,7 +63,9 @@ unpack_failure (const char *source, const guint8 *data, gsize len, GError **erro
                    source, scan.path, scan.offset, head);
     }
   else if (code == PV_MODEL_ERROR_TOO_DEEP)
-    g_set_error (error, PV_MODEL_ERROR, code, "%s: %s at byte %" G_GSIZE_FORMAT, source, scan.message, scan.offset);
+    g_set_error (error, PV_MODEL_ERROR, code, "%s: %s at byte %" G_GSIZE_FORMAT ": subgraphs (If, Loop, Scan "
+                 "bodies) or types nested too deep; planviz reads subgraphs nested up to %d deep", source,
+                 scan.message, scan.offset, PV_MAX_GRAPH_DEPTH);
   else
     g_set_error (error, PV_MODEL_ERROR, code, "%s: not a valid protobuf message: at byte %" G_GSIZE_FORMAT
                  " (%s), %s", source, scan.offset, scan.path[0] ? scan.path : "top level", scan.message);

@@ -1,5 +1,6 @@
 /* pv-plan-trace.c: a plan as Chrome trace events (pv_plan_export_trace). */
 #include "pv-plan-export.h"
+#include "pv-json-writer.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>
@@ -145,7 +146,7 @@ pv_plan_export_trace (const PvSession *s, PvPlannerKind kind)
         cJSON_AddStringToObject (e, "name", "live bytes");
         cJSON_AddNumberToObject (e, "pid", 1);
         cJSON_AddNumberToObject (e, "ts", sched->curves[c].points[i].time * US_PER_UNIT);
-        cJSON_AddNumberToObject (args, series, (double) sched->curves[c].points[i].bytes);
+        cJSON_AddItemToObject (args, series, pv_cjson_uint64 (sched->curves[c].points[i].bytes));
         cJSON_AddItemToArray (events, e);
       }
 done:

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The hostile-input table (issue 18 item 7): planviz-cli on each hostile
-input, in a child whose wall time and peak RSS (os.wait4's ru_maxrss) are
-measured. Each case must end with the expected exit status and a clear
-message (or a correct result), in under 5 s and under 2 x the input's size
-+ 100 MB of peak memory. Inputs are generated into a temporary folder
+input, in a child whose wall time, CPU time and peak RSS (os.wait4's
+rusage) are measured. Each case must end with the expected exit status and
+a clear message (or a correct result), in under 5 s of CPU (wall time is
+printed too, but on a shared machine it measures the neighbours) and under
+2 x the input's size + 100 MB of peak memory. Inputs are generated into a temporary folder
 (models by a small protobuf writer below, the 1,000,000-node model by
 pv-gen-models) and deleted after; nothing large is committed. TAP output;
 the measured table is printed as TAP comments at the end.
@@ -43,6 +44,7 @@ def start_launcher():
                     timer.cancel()
                 answers.write(json.dumps({"status": os.waitstatus_to_exitcode(wait_status),
                                           "seconds": time.monotonic() - start,
+                                          "cpu_seconds": usage.ru_utime + usage.ru_stime,
                                           "rss_mb": usage.ru_maxrss / 1024}) + "\n")
                 answers.flush()
         os._exit(0)
@@ -79,7 +81,7 @@ def f_msg(field, *parts):
     return f_bytes(field, b"".join(parts))
 
 
-FLOAT, UINT8, BOOL = 1, 2, 9
+FLOAT, UINT8, INT8, BOOL = 1, 2, 3, 9
 
 
 def value_info(field, name, elem=FLOAT, dims=(4,)):
@@ -190,6 +192,15 @@ def strict_json_with(*needles):
     return check
 
 
+def exact_json_bytes(key, want):
+    def check(run):
+        if run["status"] != 0:
+            return f"exit {run['status']}: {run['stderr'][:200]}"
+        got = json.loads(run["stdout"]).get(key)
+        return None if got == want and isinstance(got, int) else f"{key} {got!r}, want {want}"
+    return check
+
+
 def at_most_lines(status, pattern, max_lines):
     def check(run):
         if run["status"] != status or not re.search(pattern, run["stdout"] + run["stderr"]):
@@ -283,6 +294,10 @@ cases = [
                                                         outputs=[value_info(12, "y", FLOAT, (1 << 62,))]),
                                                      "--format", "json"], []),
      (1, r"overflows 64 bits")),
+    ("a dim of 2^60 + 1 (int8): a plan with exact bytes", lambda: (["plan", relu_model("dim60.onnx",
+        node("Neg", ["x"], ["t"]), node("Neg", ["t"], ["y"]), inputs=[value_info(11, "x", INT8, ((1 << 60) + 1,))],
+        outputs=[value_info(12, "y", INT8, ((1 << 60) + 1,))]), "--format", "json"], []),
+     exact_json_bytes("peak_bytes", (1 << 60) + 1)),
     ("a negative dim in an initializer", lambda: (["plan", relu_model("negdim.onnx", node("Add", ["x", "w"], ["y"]),
                                                       inits=[initializer("w", [-5])])], []),
      (1, r"negative")),
@@ -399,30 +414,33 @@ for i, (name, setup, expect, *more) in enumerate(cases, 1):
             problems.append(f"exit {run['status']} (want {status}): {run['stderr'].strip()[:300]!r}")
         elif not re.search(pattern, run["stderr"] + run["stdout"]):
             problems.append(f"output does not say /{pattern}/: {run['stderr'].strip()[:300]!r}")
-    if run["seconds"] >= TIME_LIMIT:
-        problems.append(f"{run['seconds']:.2f} s, limit {TIME_LIMIT:.0f} s")
+    # The bound is on work (CPU time): the wall clock on a shared machine
+    # measures the neighbours too. Both are in the table.
+    if run["cpu_seconds"] >= TIME_LIMIT:
+        problems.append(f"{run['cpu_seconds']:.2f} s of CPU, limit {TIME_LIMIT:.0f} s")
     if run["rss_mb"] >= limit_mb:
         problems.append(f"peak RSS {run['rss_mb']:.0f} MB, limit {limit_mb:.0f} MB")
     message = (run["stderr"].strip().splitlines() or run["stdout"].strip().splitlines() or [""])[0][:160]
     if run["status"] == -signal.SIGKILL:
         problems.append(f"killed after {options.get('kill_after', KILL_AFTER)} s")
     verdict = "ok" if not problems else ("TODO" if todo else "FAIL")
-    table.append((name, size, run["seconds"], run["rss_mb"], limit_mb, verdict))
+    table.append((name, size, run["seconds"], run["cpu_seconds"], run["rss_mb"], limit_mb, verdict))
     if problems and todo:
         print(f"not ok {i} - {name}: {'; '.join(problems)} # TODO {todo}")
     elif problems:
         failed += 1
         print(f"not ok {i} - {name}: {'; '.join(problems)}")
     else:
-        print(f"ok {i} - {name} ({run['seconds']:.2f} s, {run['rss_mb']:.0f} MB): {message}")
+        print(f"ok {i} - {name} ({run['cpu_seconds']:.2f} s CPU, {run['seconds']:.2f} s, {run['rss_mb']:.0f} MB): "
+              f"{message}")
     for f in os.listdir(tmp):  # big inputs go as soon as they are measured
         p = os.path.join(tmp, f)
         if os.path.isfile(p) and os.path.getsize(p) > 50 * MB:
             os.unlink(p)
 
 # Peak RSS includes the ~13 MB the launcher process had when it forked.
-print(f"# {'case':<52} {'input':>11} {'seconds':>8} {'peak RSS':>9} {'limit':>8}  verdict")
-for name, size, secs, rss, limit, verdict in table:
-    print(f"# {name:<52} {size:>11,} {secs:>8.2f} {rss:>6.0f} MB {limit:>5.0f} MB  {verdict}")
+print(f"# {'case':<52} {'input':>11} {'wall s':>7} {'CPU s':>6} {'peak RSS':>9} {'limit':>8}  verdict")
+for name, size, secs, cpu, rss, limit, verdict in table:
+    print(f"# {name:<52} {size:>11,} {secs:>7.2f} {cpu:>6.2f} {rss:>6.0f} MB {limit:>5.0f} MB  {verdict}")
 shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(1 if failed else 0)

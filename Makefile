@@ -10,7 +10,7 @@ export ASAN_OPTIONS  = detect_leaks=1:abort_on_error=1
 # System libraries' lifetime caches (fontconfig, GLib); never planviz's code.
 export LSAN_OPTIONS  = suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
-.PHONY: all deps build run test test-plain test-sanitize bench clean
+.PHONY: all deps build run test test-plain test-sanitize fuzz bench clean
 
 all: build
 
@@ -47,6 +47,22 @@ $(SAN_BUILD)/build.ninja:
 test-sanitize: $(SAN_BUILD)/build.ninja
 	ninja -C $(SAN_BUILD)
 	$(MESON_TEST) -C $(SAN_BUILD) --timeout-multiplier 4
+
+# Every fuzz target for FUZZ_SECONDS each, one at a time (tests/fuzz/run-fuzz.sh):
+# FUZZ_WORKERS processes per target, FUZZ_KEEP=1 merges new coverage into
+# tests/fuzz/corpus. New inputs stay in $(SAN_BUILD)/fuzz-scratch.
+FUZZ_SECONDS ?= 60
+FUZZ_WORKERS ?= 1
+FUZZ_KEEP    ?= 0
+
+fuzz: SHELL := /bin/bash
+fuzz: $(SAN_BUILD)/build.ninja
+	ninja -C $(SAN_BUILD)
+	@set -o pipefail; PV_FUZZ_SECONDS=$(FUZZ_SECONDS) PV_FUZZ_WORKERS=$(FUZZ_WORKERS) PV_FUZZ_KEEP=$(FUZZ_KEEP) \
+	  PV_FUZZ_SCRATCH=$(CURDIR)/$(SAN_BUILD)/fuzz-scratch PV_FUZZ_ARTIFACTS=$(CURDIR)/$(SAN_BUILD)/fuzz-artifacts \
+	  meson test -C $(SAN_BUILD) --suite fuzz --num-processes 1 --timeout-multiplier 0 --verbose 2>&1 \
+	  | tee $(SAN_BUILD)/fuzz.log | { grep --line-buffered -E '^[a-z-]+: [0-9]+ executions|merged into|ERROR|SUMMARY|^Ok:|^Fail:' || true; }
+	@echo "FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_WORKERS=$(FUZZ_WORKERS); full output in $(SAN_BUILD)/fuzz.log"
 
 bench: build
 	meson test -C $(BUILD) --benchmark --verbose

@@ -5,6 +5,7 @@
 
 #include "pv-config.h"
 #include "pv-memory-policy.h"
+#include "pv-timeline-view.h"
 #include "pv-window.h"
 
 #define SCREENSHOT_TIMEOUT_S 60
@@ -239,9 +240,6 @@ pv_application_startup (GApplication *app)
   static const char *save_accels[] = { "<Control>s", NULL };
   static const char *save_as_accels[] = { "<Control><Shift>s", NULL };
   static const char *close_accels[] = { "<Control>w", NULL };
-  static const char *zoom_in_accels[] = { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL };
-  static const char *zoom_out_accels[] = { "<Control>minus", "<Control>KP_Subtract", NULL };
-  static const char *zoom_fit_accels[] = { "<Control>0", "<Control>KP_0", NULL };
   static const char *side_accels[] = { "F9", NULL };
   /* Plain P is the timeline's own key: a window accel would eat typed Ps. */
   static const char *peak_accels[] = { "<Alt>p", NULL };
@@ -269,9 +267,10 @@ pv_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (gtk_app, "win.save-partition", save_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.save-partition-as", save_as_accels);
   gtk_application_set_accels_for_action (gtk_app, "window.close", close_accels);
-  gtk_application_set_accels_for_action (gtk_app, "win.zoom-in", zoom_in_accels);
-  gtk_application_set_accels_for_action (gtk_app, "win.zoom-out", zoom_out_accels);
-  gtk_application_set_accels_for_action (gtk_app, "win.zoom-fit", zoom_fit_accels);
+  /* The timeline's own zoom keys, for the whole window. */
+  gtk_application_set_accels_for_action (gtk_app, "win.zoom-in", pv_timeline_view_zoom_in_accels);
+  gtk_application_set_accels_for_action (gtk_app, "win.zoom-out", pv_timeline_view_zoom_out_accels);
+  gtk_application_set_accels_for_action (gtk_app, "win.zoom-fit", pv_timeline_view_zoom_fit_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.show-side-pane", side_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.live-at-peak", peak_accels);
   gtk_application_set_accels_for_action (gtk_app, "win.find", find_accels);

@@ -6,6 +6,7 @@
 #include "pv-element-type.h"
 #include "pv-json-writer.h"
 #include "pv-model-loader.h"
+#include "pv-json-writer.h"
 
 typedef struct {
   int nodes;
@@ -150,7 +151,10 @@ print_json (const PvModel *model, const Totals *totals, GPtrArray *ops, gboolean
       cJSON_AddItemToObject (root, "order", names);
     }
   text = cJSON_Print (root);
-  printf ("%s\n", text);
+  {
+    g_autofree char *valid = pv_json_dup_valid_utf8 (text);
+    printf ("%s\n", valid);
+  }
   cJSON_free (text);
   cJSON_Delete (root);
 }

@@ -13,6 +13,7 @@
 #include "pv-partition-config.h"
 #include "pv-read-file.h"
 #include "pv-save-file.h"
+#include "pv-json-writer.h"
 
 int pv_cli_partition (int argc, char **argv);
 int pv_cli_check (int argc, char **argv);
@@ -35,65 +36,6 @@ pv_cli_config_devices (const char *command, const PvGraph *graph, gboolean have_
     }
   g_free (*devices_out);
   *devices_out = pv_partition_config_node_devices (graph, text, len);
-  return TRUE;
-}
-
-gboolean
-pv_cli_node_devices (const PvGraph *graph, const char *gpu_ops, char **device_specs, int **devices_out, int *exit_code)
-{
-  g_autofree int *devices = NULL;
-
-  *devices_out = NULL;
-  if (gpu_ops == NULL && (device_specs == NULL || device_specs[0] == NULL))
-    return TRUE;
-  if (gpu_ops)
-    {
-      g_auto (GStrv) ops = g_strsplit (gpu_ops, ",", -1);
-      for (int i = 0; ops[i]; i++)
-        g_strstrip (ops[i]);
-      devices = pv_partition_devices_for_ops (graph, (const char *const *) ops, PV_DEVICE_GPU);
-    }
-  else
-    devices = g_new0 (int, MAX (graph->n_nodes, 1));
-  for (int i = 0; device_specs && device_specs[i]; i++)
-    {
-      const char *spec = device_specs[i];
-      const char *eq = strrchr (spec, '=');
-      g_autofree char *name = NULL;
-      char *end = NULL;
-      gint64 device;
-      int matched = 0;
-
-      if (eq == NULL || eq == spec || eq[1] == '\0')
-        {
-          g_printerr ("planviz-cli: --device wants NODE=DEVICE (0 CPU, 1 GPU, 2 FPGA, 3 NPU), not “%s”\n", spec);
-          *exit_code = PV_CLI_USAGE;
-          return FALSE;
-        }
-      device = g_ascii_strtoll (eq + 1, &end, 10);
-      if (*end != '\0' || pv_device_type_name ((int) CLAMP (device, -1, 4)) == NULL)
-        {
-          g_printerr ("planviz-cli: --device %s: “%s” is not a device type (0 CPU, 1 GPU, 2 FPGA, 3 NPU)\n", spec,
-                      eq + 1);
-          *exit_code = PV_CLI_USAGE;
-          return FALSE;
-        }
-      name = g_strndup (spec, eq - spec);
-      /* Every node with that ORT name (generated names can clash). */
-      for (int n = 0; n < graph->n_nodes; n++)
-        if (strcmp (graph->nodes[n].name, name) == 0)
-          {
-            devices[n] = (int) device;
-            matched++;
-          }
-      if (matched == 0)
-        {
-          g_printerr ("planviz-cli: --device %s: the main graph has no node named “%s”\n", spec, name);
-          *exit_code = PV_CLI_BAD_INPUT;
-          return FALSE;
-        }
-    }
-  *devices_out = g_steal_pointer (&devices);
   return TRUE;
 }
 
@@ -258,7 +200,10 @@ print_check_json (const PvGraph *graph, const PvPartitionCheck *check)
   cJSON_AddItemToObject (root, "effective_devices", devices);
   cJSON_AddBoolToObject (root, "effective_is_default", check->effective_is_default);
   text = cJSON_Print (root);
-  printf ("%s\n", text);
+  {
+    g_autofree char *valid = pv_json_dup_valid_utf8 (text);
+    printf ("%s\n", valid);
+  }
   cJSON_free (text);
   cJSON_Delete (root);
 }

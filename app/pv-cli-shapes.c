@@ -8,6 +8,7 @@
 #include "pv-json-writer.h"
 #include "pv-model-loader.h"
 #include "pv-shape-inference.h"
+#include "pv-json-writer.h"
 
 typedef struct {
   int known;     /* every dim a number */
@@ -272,7 +273,10 @@ pv_cli_shapes (int argc, char **argv)
       for (int i = 0; warnings[i]; i++)
         cJSON_AddItemToArray (warn, cJSON_CreateString (warnings[i]));
       text = cJSON_Print (root);
-      printf ("%s\n", text);
+      {
+        g_autofree char *valid = pv_json_dup_valid_utf8 (text);
+        printf ("%s\n", valid);
+      }
       cJSON_free (text);
       cJSON_Delete (root);
     }

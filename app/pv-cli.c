@@ -7,10 +7,12 @@
 
 #include "pv-config.h"
 #include "pv-element-type.h"
+#include "pv-error.h"
 #include "pv-model-loader.h"
 #include "pv-ort-graph-rewrite.h"
 #include "pv-partition-config.h"
 #include "pv-input-values.h"
+#include "pv-node-limit.h"
 
 typedef struct {
   const char *name;
@@ -52,26 +54,26 @@ pv_cli_parse (GOptionContext *context, int *argc, char ***argv)
   return TRUE;
 }
 
-/* A count ≥ 0 that fits in 64 bits: strtoll would clamp
- * 99999999999999999999 to 2^63 − 1 without a word. */
-static gboolean
-parse_int64 (const char *text, gint64 *out)
-{
-  g_autoptr (GError) error = NULL;
-  gint64 v;
-
-  if (text == NULL || !g_ascii_string_to_signed (text, 10, 0, G_MAXINT64, &v, &error))
-    return FALSE;
-  *out = v;
-  return TRUE;
-}
-
 PvModel *
 pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError **error)
 {
-  g_autoptr (PvModel) model = pv_model_load_from_file (path, error);
+  g_autoptr (PvModel) model = NULL;
+  g_autoptr (GError) local_error = NULL;
+  guint64 max_nodes;
 
-  if (model == NULL || !pv_ort_graph_rewrite (model, NULL, ort_shapes, error))
+  if (!pv_node_limit_from_environment (&max_nodes, error))
+    return NULL;
+  model = pv_model_load_from_file_full (path, max_nodes, NULL, &local_error);
+  if (model == NULL)
+    {
+      if (g_error_matches (local_error, PV_MODEL_ERROR, PV_MODEL_ERROR_TOO_MANY_NODES))
+        g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_TOO_MANY_NODES, "%s. %s", local_error->message,
+                     pv_node_limit_hint ());
+      else
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  if (!pv_ort_graph_rewrite (model, NULL, ort_shapes, error))
     return NULL;
   return g_steal_pointer (&model);
 }
@@ -90,60 +92,6 @@ pv_cli_partition_size_ok (const PvGraph *graph, const char *path, gsize len)
               "(a config lists each node once; this one would repeat names by the million)\n",
               path, size, max, graph->n_nodes);
   return FALSE;
-}
-
-GHashTable *
-pv_cli_parse_bounds (char **specs)
-{
-  g_autoptr (GHashTable) bounds = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-
-  for (int i = 0; specs && specs[i]; i++)
-    {
-      const char *eq = strrchr (specs[i], '=');
-      gint64 value;
-      if (eq == NULL || eq == specs[i] || !parse_int64 (eq + 1, &value))
-        {
-          g_printerr ("planviz-cli: --bound wants SYMBOL=N with 0 ≤ N ≤ %" G_GINT64_FORMAT ", not “%s”\n", G_MAXINT64,
-                      specs[i]);
-          return NULL;
-        }
-      g_hash_table_replace (bounds, g_strndup (specs[i], eq - specs[i]), g_memdup2 (&value, sizeof value));
-    }
-  return g_steal_pointer (&bounds);
-}
-
-GHashTable *
-pv_cli_parse_input_shapes (char **specs)
-{
-  g_autoptr (GHashTable) shapes =
-    g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref);
-
-  for (int i = 0; specs && specs[i]; i++)
-    {
-      const char *eq = strrchr (specs[i], '=');
-      g_auto (GStrv) parts = NULL;
-      GArray *dims;
-      if (eq == NULL || eq == specs[i])
-        {
-          g_printerr ("planviz-cli: --input-shape wants NAME=D1,D2,… not “%s”\n", specs[i]);
-          return NULL;
-        }
-      parts = g_strsplit (eq + 1, ",", -1);
-      dims = g_array_new (FALSE, FALSE, sizeof (gint64));
-      for (int k = 0; parts[k] && eq[1]; k++)
-        {
-          gint64 d;
-          if (!parse_int64 (g_strstrip (parts[k]), &d))
-            {
-              g_printerr ("planviz-cli: --input-shape %s: “%s” is not a dimension\n", specs[i], parts[k]);
-              g_array_unref (dims);
-              return NULL;
-            }
-          g_array_append_val (dims, d);
-        }
-      g_hash_table_replace (shapes, g_strndup (specs[i], eq - specs[i]), dims);
-    }
-  return g_steal_pointer (&shapes);
 }
 
 GHashTable *

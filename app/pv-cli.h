@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "pv-model.h"
+#include "pv-cli-args.h"
 #include "pv-ort-shapes.h"
 
 G_BEGIN_DECLS
@@ -28,29 +29,18 @@ PvModel *pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError *
  * FALSE (the caller exits with PV_CLI_BAD_INPUT). */
 gboolean pv_cli_partition_size_ok (const PvGraph *graph, const char *path, gsize len);
 
-/* Parses "--bound NAME=N" strings into symbol -> gint64* (caller unrefs).
- * On a bad entry prints why and returns NULL. */
-GHashTable *pv_cli_parse_bounds (char **specs);
-/* Parses "--input-shape NAME=1,3,224,224" strings into name -> GArray of
- * gint64 (caller unrefs); NULL after printing why on a bad entry. */
-GHashTable *pv_cli_parse_input_shapes (char **specs);
 /* Parses "--input-value NAME=V" (or NAME=V1,V2,…) strings into graph input
  * name -> PvTensor* of the input's element type (a scalar for one value);
  * NULL, after printing why, when a name is no graph input of @model or a
  * value does not fit its type. */
 GHashTable *pv_cli_parse_input_values (char **specs, const PvModel *model);
 
-/* Node devices from --gpu-ops and --device (NULL when neither is given:
- * all CPU). Returns FALSE after printing why; *exit_code says how to exit. */
-typedef struct _PvGraph PvGraph;
 /* --config-devices: the devices config @text (NULL: no --partition) asks
  * for (pv_partition_config_node_devices) into *@devices_out; FALSE after a
  * message when @have_devices (--device or --gpu-ops was given too) or
  * there is no config. */
 gboolean pv_cli_config_devices (const char *command, const PvGraph *graph, gboolean have_devices, const char *text,
                                 gsize len, int **devices_out);
-gboolean pv_cli_node_devices (const PvGraph *graph, const char *gpu_ops, char **device_specs, int **devices_out,
-                              int *exit_code);
 
 int pv_cli_info (int argc, char **argv);
 int pv_cli_shapes (int argc, char **argv);

@@ -17,6 +17,7 @@ typedef struct {
   GFile *file;
   GFile *partition_file;
   PvStreamRegistry registry;
+  guint64 max_nodes;
   int gpu_requested;         /* made: nodes the config asks to run on the GPU */
   GWeakRef document;         /* for stage reports */
 
@@ -159,7 +160,7 @@ _pv_document_read_partition_text (GFile *file, const PvGraph *graph, GCancellabl
 }
 
 static PvModel *
-load_model (GFile *file, GCancellable *cancellable, GError **error)
+load_model (GFile *file, guint64 max_nodes, GCancellable *cancellable, GError **error)
 {
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *contents = NULL;
@@ -167,7 +168,7 @@ load_model (GFile *file, GCancellable *cancellable, GError **error)
   gsize len = 0;
 
   if (path)
-    return pv_model_load_from_file_cancellable (path, cancellable, error);
+    return pv_model_load_from_file_full (path, max_nodes, cancellable, error);
   /* Not a local file (a GVfs location): read it whole. */
   if (!g_file_load_contents (file, cancellable, &contents, &len, NULL, error))
     return NULL;
@@ -183,7 +184,7 @@ read_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
   g_autofree char *stage = g_strdup_printf ("Reading %s…", basename);
 
   report_stage (task, data, stage);
-  data->model = load_model (data->file, cancellable, error);
+  data->model = load_model (data->file, data->max_nodes, cancellable, error);
   /* The graph ORT plans: its session-time rewrites (float16 Casts, …). */
   if (data->model == NULL || !pv_ort_graph_rewrite (data->model, cancellable, &data->ort_shapes, error))
     return FALSE;
@@ -406,6 +407,7 @@ pv_document_load_async (PvDocument *self, GFile *file, GFile *partition_file, GC
   data->file = g_object_ref (file);
   data->partition_file = partition_file ? g_object_ref (partition_file) : NULL;
   data->registry = self->registry;
+  data->max_nodes = self->max_nodes;
   g_weak_ref_init (&data->document, self);
 
   set_loading (self, TRUE);

@@ -38,6 +38,7 @@ struct _PvDocument
   PvSessionBasis *basis;     /* of the installed plan's bounds; re-plans share it */
   PvPlannerKind planner;
   PvStreamRegistry registry;
+  guint64 max_nodes;           /* the loader's node limit (0: none) */
   int gpu_requested;         /* nodes the shown plan's config asks to run on the GPU */
 
   PvSession *session;        /* latest inputs; may equal plan_session */

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "pv-input-values.h"
+#include "pv-model-loader.h"
+#include "pv-node-limit.h"
 #include "pv-save-file.h"
 
 G_DEFINE_FINAL_TYPE (PvDocument, pv_document, G_TYPE_OBJECT)
@@ -223,10 +225,20 @@ pv_document_class_init (PvDocumentClass *klass)
 }
 
 static void
+init_max_nodes (PvDocument *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!pv_node_limit_from_environment (&self->max_nodes, &error))
+    g_printerr ("planviz: %s; the limit stays %d nodes\n", error->message, PV_MODEL_DEFAULT_MAX_NODES);
+}
+
+static void
 pv_document_init (PvDocument *self)
 {
   self->planner = PV_PLANNER_ORT;
   self->registry = PV_REGISTRY_CPU;
+  init_max_nodes (self);
   self->bounds = _pv_document_bounds_new ();
   self->symbols = g_new0 (char *, 1);
   self->partition_text = g_strdup ("");
@@ -234,6 +246,20 @@ pv_document_init (PvDocument *self)
 }
 
 /* ---- public API ---- */
+
+void
+pv_document_set_max_nodes (PvDocument *self, guint64 max_nodes)
+{
+  g_return_if_fail (PV_IS_DOCUMENT (self));
+  self->max_nodes = max_nodes;
+}
+
+guint64
+pv_document_get_max_nodes (PvDocument *self)
+{
+  g_return_val_if_fail (PV_IS_DOCUMENT (self), 0);
+  return self->max_nodes;
+}
 
 gboolean
 pv_document_get_loading (PvDocument *self)

@@ -47,6 +47,12 @@ gboolean             pv_document_load_finish             (PvDocument           *
                                                           GAsyncResult         *result,
                                                           GError              **error);
 gboolean             pv_document_get_loading             (PvDocument           *self);
+/* The most nodes a load takes (0: no limit); a bigger model fails with
+ * PV_MODEL_ERROR_TOO_MANY_NODES. From PLANVIZ_MAX_NODES at first
+ * (pv-node-limit.h); a change applies to the next load. */
+void                 pv_document_set_max_nodes           (PvDocument           *self,
+                                                          guint64               max_nodes);
+guint64              pv_document_get_max_nodes           (PvDocument           *self);
 /* What the loader is doing ("Inferring shapes…"), NULL when idle. */
 const char          *pv_document_get_load_stage          (PvDocument           *self);
 

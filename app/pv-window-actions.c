@@ -415,6 +415,12 @@ dismiss_error_action (GtkWidget *widget, const char *name, GVariant *param)
   pv_window_show_error (PV_WINDOW (widget), NULL);
 }
 
+static void
+open_anyway_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  _pv_window_open_anyway (PV_WINDOW (widget));
+}
+
 void
 _pv_window_actions_update (PvWindow *self)
 {
@@ -458,6 +464,7 @@ _pv_window_class_actions_init (PvWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_out_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-fit", NULL, zoom_fit_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-error", NULL, dismiss_error_action);
+  gtk_widget_class_install_action (widget_class, "win.open-anyway", NULL, open_anyway_action);
   gtk_widget_class_install_action (widget_class, "win.undo-edit", NULL, undo_edit_action);
   gtk_widget_class_install_action (widget_class, "win.redo-edit", NULL, undo_edit_action);
 }

@@ -43,6 +43,7 @@ struct _PvWindow
   int export_scale;          /* picture exports: 1 or 2; 0 until chosen */
   /* The model the newest load reads: one that fails leaves Recent. */
   GFile *loading_file;
+  GFile *loading_partition;  /* and its config, for "Open Anyway" */
 
   /* template children */
   GtkLabel *title_label;
@@ -177,5 +178,7 @@ PvTimelineModel *_pv_window_shown_timeline (PvWindow *self);
 /* The plan or trace JSON of the graph shown; NULL without a plan. */
 char *_pv_window_export_shown (PvWindow *self, PvExportKind kind);
 void _pv_window_clear_pending (PvWindow *self);
+/* Loads again the model the node limit refused, this time without it. */
+void _pv_window_open_anyway (PvWindow *self);
 
 G_END_DECLS

@@ -1,6 +1,8 @@
 /* pv-window.c: the main window. Actions live in pv-window-actions.c. */
 #include "pv-window-private.h"
 
+#include "pv-error.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -337,6 +339,33 @@ modified_changed_cb (PvWindow *self, GtkTextBuffer *buffer)
 
 static void start_load (PvWindow *self, GFile *file, GFile *partition);
 
+/* The error bar's link that loads a model over the node limit. */
+#define OPEN_ANYWAY_URI "planviz:open-anyway"
+
+void
+_pv_window_open_anyway (PvWindow *self)
+{
+  guint64 limit = pv_document_get_max_nodes (self->document);
+  g_autoptr (GFile) file = self->loading_file ? g_object_ref (self->loading_file) : NULL;
+  g_autoptr (GFile) partition = self->loading_partition ? g_object_ref (self->loading_partition) : NULL;
+
+  if (file == NULL)
+    return;
+  pv_window_show_error (self, NULL);
+  pv_document_set_max_nodes (self->document, 0);
+  start_load (self, file, partition);
+  pv_document_set_max_nodes (self->document, limit);
+}
+
+static gboolean
+error_link_cb (GtkLabel *label, const char *uri, PvWindow *self)
+{
+  if (g_strcmp0 (uri, OPEN_ANYWAY_URI) != 0)
+    return FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.open-anyway", NULL);
+  return TRUE;
+}
+
 static void
 load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
@@ -363,11 +392,20 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     g_clear_object (&self->fallback_file);
   if (!ok)
     {
+      /* A model over the node limit is whole: it stays in Recent, and the
+       * user may plan it anyway. */
+      gboolean too_big = g_error_matches (error, PV_MODEL_ERROR, PV_MODEL_ERROR_TOO_MANY_NODES);
       if (!cancelled)
         pv_window_show_error (self, error->message);
+      if (too_big)
+        {
+          g_autofree char *escaped = g_markup_escape_text (error->message, -1);
+          g_autofree char *markup = g_strdup_printf ("%s. <a href=\"%s\">Open anyway</a>", escaped, OPEN_ANYWAY_URI);
+          gtk_label_set_markup (self->error_label, markup);
+        }
       /* The file chooser records what it opens: a model that cannot be
        * opened is not one to offer again. */
-      if (!cancelled && self->remember && self->loading_file)
+      if (!cancelled && !too_big && self->remember && self->loading_file)
         pv_recent_forget_model (gtk_recent_manager_get_default (), self->loading_file);
     }
   else
@@ -422,6 +460,7 @@ start_load (PvWindow *self, GFile *file, GFile *partition)
   g_clear_object (&self->fallback_file);
   g_clear_pointer (&self->fallback_error, g_free);
   g_set_object (&self->loading_file, file);
+  g_set_object (&self->loading_partition, partition);
   self->show_loading = FALSE;
   /* As for re-plans: a load that takes longer shows its stage and Cancel. */
   self->loading_delay = g_timeout_add (PV_WINDOW_PLANNING_DELAY_MS, loading_delay_cb, self);
@@ -601,6 +640,7 @@ pv_window_dispose (GObject *object)
   g_clear_handle_id (&self->loading_delay, g_source_remove);
   g_clear_object (&self->fallback_file);
   g_clear_object (&self->loading_file);
+  g_clear_object (&self->loading_partition);
   _pv_window_clear_pending (self);
   _pv_window_subgraph_dispose (self);
   _pv_window_progress_dispose (self);
@@ -742,6 +782,7 @@ pv_window_class_init (PvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PvWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, error_label);
+  gtk_widget_class_bind_template_callback (widget_class, error_link_cb);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, loading_spinner);
   gtk_widget_class_bind_template_child (widget_class, PvWindow, loading_label);

@@ -15,19 +15,13 @@ direct_fill (const Direct *d, double x, double y, double w, double h, guint32 pi
     }
 }
 
-static Rgb
-tint_of (const Rgb *c)
-{
-  return (Rgb) { 0.45 * c->r + 0.55, 0.45 * c->g + 0.55, 0.45 * c->b + 0.55 };
-}
-
 static void
 flush_batches_direct (PvTimelineRenderer *self, const Direct *d)
 {
   for (int c = 0; c < PV_TIMELINE_N_COLOURS; c++)
     {
       GArray *b = self->tint[c];
-      Rgb t = tint_of (&palette[c]);
+      Rgb t = tint_of (&pv_timeline_fills[c]);
       guint32 pixel = rgb_pixel (&t);
       for (guint i = 0; i < b->len; i++)
         {
@@ -39,7 +33,7 @@ flush_batches_direct (PvTimelineRenderer *self, const Direct *d)
   for (int c = 0; c <= PV_TIMELINE_N_COLOURS; c++)
     {
       GArray *b = self->batch[c];
-      guint32 pixel = rgb_pixel (c == SUMMARY_COLOUR ? &c_summary : &palette[c]);
+      guint32 pixel = rgb_pixel (c == SUMMARY_COLOUR ? &pv_timeline_colours.summary : &pv_timeline_fills[c]);
       for (guint i = 0; i < b->len; i++)
         {
           const Rect *r = &g_array_index (b, Rect, i);
@@ -50,8 +44,8 @@ flush_batches_direct (PvTimelineRenderer *self, const Direct *d)
   for (int c = 0; c < PV_TIMELINE_N_COLOURS; c++)
     {
       GArray *b = self->outline[c];
-      Rgb dark = darker (&palette[c], 0.55);
-      guint32 fill = rgb_pixel (&palette[c]), edge = rgb_pixel (&dark);
+      Rgb dark = darker (&pv_timeline_fills[c], 0.55);
+      guint32 fill = rgb_pixel (&pv_timeline_fills[c]), edge = rgb_pixel (&dark);
       for (guint i = 0; i < b->len; i++)
         {
           const Rect *r = &g_array_index (b, Rect, i);
@@ -80,7 +74,7 @@ pv_timeline_flush_batches (PvTimelineRenderer *self, cairo_t *cr)
       GArray *b = self->tint[c];
       if (b->len == 0)
         continue;
-      Rgb t = tint_of (&palette[c]);
+      Rgb t = tint_of (&pv_timeline_fills[c]);
       set_rgb (cr, &t);
       for (guint i = 0; i < b->len; i++)
         {
@@ -95,7 +89,7 @@ pv_timeline_flush_batches (PvTimelineRenderer *self, cairo_t *cr)
       GArray *b = self->batch[c];
       if (b->len == 0)
         continue;
-      set_rgb (cr, c == SUMMARY_COLOUR ? &c_summary : &palette[c]);
+      set_rgb (cr, c == SUMMARY_COLOUR ? &pv_timeline_colours.summary : &pv_timeline_fills[c]);
       for (guint i = 0; i < b->len; i++)
         {
           const Rect *r = &g_array_index (b, Rect, i);
@@ -108,7 +102,7 @@ pv_timeline_flush_batches (PvTimelineRenderer *self, cairo_t *cr)
   for (int c = 0; c < PV_TIMELINE_N_COLOURS; c++)
     {
       GArray *b = self->outline[c];
-      Rgb dark = darker (&palette[c], 0.55);
+      Rgb dark = darker (&pv_timeline_fills[c], 0.55);
       if (b->len == 0)
         continue;
       for (guint i = 0; i < b->len; i++)
@@ -116,7 +110,7 @@ pv_timeline_flush_batches (PvTimelineRenderer *self, cairo_t *cr)
           const Rect *r = &g_array_index (b, Rect, i);
           cairo_rectangle (cr, r->x + 0.5, r->y + 0.5, MAX (r->w - 1, 0), MAX (r->h - 1, 0));
         }
-      set_rgba (cr, &palette[c], 1);
+      set_rgba (cr, &pv_timeline_fills[c], 1);
       cairo_fill_preserve (cr);
       set_rgb (cr, &dark);
       cairo_stroke (cr);
@@ -156,8 +150,8 @@ pv_timeline_flush_labels (PvTimelineRenderer *self, cairo_t *cr)
             e = pv_timeline_shaped_text (self, FONT_SMALL, text, len, l->w, PANGO_ELLIPSIZE_END);
         }
       if (l->on_dark)
-        cairo_set_source_rgb (cr, 1, 1, 1);
-      pv_timeline_show_text (cr, e, l->x, l->y + l->h / 2, l->on_dark ? NULL : &c_label);
+        set_rgb (cr, &pv_timeline_colours.label_on_dark);
+      pv_timeline_show_text (cr, e, l->x, l->y + l->h / 2, l->on_dark ? NULL : &pv_timeline_colours.label);
     }
   g_array_set_size (self->labels, 0);
 }

@@ -38,6 +38,24 @@ box_free (const Box *b, const Box *used, int n)
   return TRUE;
 }
 
+/* One curve row as it is drawn: its vertical extent, its pixel columns,
+ * its byte scale and the label boxes placed so far. */
+typedef struct {
+  const PvTimelineCurve *c;
+  double top, bottom, height;
+  int x0, x1, w;
+  guint64 ymax;
+  Box used[8];
+  int n_used;
+} CurvePlot;
+
+/* The screen y of @bytes on @p's scale, on a pixel's centre. */
+static double
+plot_line_y (const CurvePlot *p, guint64 bytes)
+{
+  return floor (p->bottom - (double) bytes / p->ymax * p->height) + 0.5;
+}
+
 /* A label for a horizontal line at @y, at the right end, beside the line
  * where it does not cover another label. */
 static void
@@ -147,15 +165,15 @@ column_max (PvTimelineRenderer *self, const double *times, const guint64 *const 
 /* ORT's arena over the first run: held, in use and requested as step
  * lines, labelled together at the held line with their most. */
 static void
-draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bottom, guint64 ymax, Box *used,
-                  int *n_used)
+draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, CurvePlot *p)
 {
   const PvTimelineArena *a = &self->model->arena;
-  int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
-  double height = bottom - top;
+  int x0 = p->x0, w = p->w;
+  double top = p->top, bottom = p->bottom, height = p->height;
+  guint64 ymax = p->ymax;
   g_autofree double *cols = g_new (double, 3 * (w + 1));
   const guint64 *values[] = { a->held, a->in_use, a->requested };
-  const Rgb *colours[] = { &pal (self)->arena_held, &c_arena_in_use, &c_arena_requested };
+  const Rgb *colours[] = { &pal (self)->arena_held, &pv_timeline_colours.arena_in_use, &pv_timeline_colours.arena_requested };
   g_autofree char *held = pv_timeline_format_bytes (a->max_held);
   g_autofree char *in_use = pv_timeline_format_bytes (a->max_in_use);
   g_autofree char *requested = pv_timeline_format_bytes (a->max_requested);
@@ -190,20 +208,20 @@ draw_arena_lines (PvTimelineRenderer *self, cairo_t *cr, double top, double bott
     }
   text = g_strdup_printf ("ORT arena: holds %s · in use ≤ %s · requested ≤ %s%s", held, in_use, requested,
                           off ? " ↑ (off the scale)" : "");
-  draw_hline_label (self, cr, off ? floor (top) + 0.5 : floor (bottom - (double) a->max_held / ymax * height) + 0.5,
-                    text, &pal (self)->arena_held, used, n_used);
+  draw_hline_label (self, cr, off ? floor (top) + 0.5 : plot_line_y (p, a->max_held), text, &pal (self)->arena_held,
+                    p->used, &p->n_used);
 }
 
 /* The earlier plan's curve: its per-column maximum as a faint grey area
  * with a dotted outline, drawn under the curve's own area (a step line
  * alone would read as another horizontal line, like LOAD's). */
 static void
-draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost, double top, double bottom,
-            guint64 ymax)
+draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost, const CurvePlot *p)
 {
   static const double dash[] = { 2, 2 };
-  int x0 = (int) self->area_x0, w = (int) ceil (self->area_x1) - x0;
-  double height = bottom - top;
+  int x0 = p->x0, w = p->w;
+  double bottom = p->bottom, height = p->height;
+  guint64 ymax = p->ymax;
   g_autofree double *col = g_new (double, w + 1);
   const guint64 *values[] = { ghost->bytes };
 
@@ -233,61 +251,46 @@ draw_ghost (PvTimelineRenderer *self, cairo_t *cr, const PvTimelineCurve *ghost,
         {
           cairo_line_to (cr, x0 + last + 1, bottom);
           cairo_close_path (cr);
-          set_rgba (cr, &c_ghost, 0.14);
+          set_rgba (cr, &pv_timeline_colours.ghost, 0.14);
           cairo_fill (cr);
           continue;
         }
       cairo_set_dash (cr, dash, 2, 0);
       cairo_set_line_width (cr, 1.5);
-      set_rgba (cr, &c_ghost, 0.95);
+      set_rgba (cr, &pv_timeline_colours.ghost, 0.95);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
     }
 }
 
-void
-pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y)
+/* Horizontal grid at nice byte values. */
+static void
+draw_byte_grid (PvTimelineRenderer *self, cairo_t *cr, const CurvePlot *p)
 {
-  const PvTimelineModel *m = self->model;
-  const PvTimelineCurve *c = &m->curves[row->lane];
-  const PvTimelineMemory *mem = current_memory (self);
-  double top = y + 10, bottom = y + row->h - 6, height = bottom - top;
-  int x0 = (int) self->area_x0, x1 = (int) ceil (self->area_x1), w = x1 - x0;
+  double step = pv_timeline_nice_byte_step ((double) p->ymax / 3.0);
+
+  cairo_set_line_width (cr, 1);
+  for (double v = step; v < p->ymax; v += step)
+    {
+      double gy = floor (p->bottom - v / p->ymax * p->height) + 0.5;
+      set_rgb (cr, &pal (self)->separator);
+      cairo_move_to (cr, self->area_x0, gy);
+      cairo_line_to (cr, self->area_x1, gy);
+      cairo_stroke (cr);
+    }
+}
+
+/* Per pixel column, the highest (@colmax, -1 where no point) and lowest
+ * (@colmin) level held in it. */
+static void
+curve_columns (PvTimelineRenderer *self, const CurvePlot *p, double *colmax, double *colmin)
+{
+  const PvTimelineCurve *c = p->c;
   double t0 = self->vp.t0, sc = scale (self);
-  guint64 ymax = pv_timeline_curve_ymax (self, row->lane);
-  g_autofree double *colmax = NULL, *colmin = NULL;
-  int lo, hi;
-  Box used[8];
-  int n_used = 0;
-  gboolean single = m->n_curves == 1;
+  int lo = 0, hi = c->n_points;
 
-  if (ymax == 0 || c->n_points == 0 || w <= 0)
-    return;
-
-  /* Horizontal grid at nice byte values. */
-  {
-    double step = pv_timeline_nice_byte_step ((double) ymax / 3.0);
-    cairo_set_line_width (cr, 1);
-    for (double v = step; v < ymax; v += step)
-      {
-        double gy = floor (bottom - v / ymax * height) + 0.5;
-        set_rgb (cr, &pal (self)->separator);
-        cairo_move_to (cr, self->area_x0, gy);
-        cairo_line_to (cr, self->area_x1, gy);
-        cairo_stroke (cr);
-      }
-  }
-
-  /* Behind the curve: the plan before the edit. */
-  if (pv_timeline_ghost_curve (self, c->device))
-    draw_ghost (self, cr, pv_timeline_ghost_curve (self, c->device), top, bottom, ymax);
-
-  /* Per pixel column, the highest level held in it. */
-  colmax = g_new0 (double, w + 1);
-  colmin = g_new0 (double, w + 1);
-  for (int i = 0; i <= w; i++)
+  for (int i = 0; i <= p->w; i++)
     colmax[i] = -1, colmin[i] = G_MAXDOUBLE;
-  lo = 0, hi = c->n_points;
   while (lo < hi)
     {
       int mid = lo + (hi - lo) / 2;
@@ -303,169 +306,239 @@ pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *ro
       int ca, cb;
       if (xa > self->area_x1)
         break;
-      ca = (int) floor (MAX (xa, self->area_x0)) - x0;
-      cb = (int) floor (MIN (xb, self->area_x1)) - x0;
-      ca = CLAMP (ca, 0, w);
-      cb = CLAMP (cb, 0, w);
+      ca = (int) floor (MAX (xa, self->area_x0)) - p->x0;
+      cb = (int) floor (MIN (xb, self->area_x1)) - p->x0;
+      ca = CLAMP (ca, 0, p->w);
+      cb = CLAMP (cb, 0, p->w);
       for (int k = ca; k <= cb; k++)
         {
           colmax[k] = MAX (colmax[k], (double) c->bytes[i]);
           colmin[k] = MIN (colmin[k], (double) c->bytes[i]);
         }
     }
+}
 
-  /* Area and outline: straight into the pixels when the target allows
-   * (the step curve is axis-aligned, so nothing needs anti-aliasing). */
-  {
-    Direct d;
-    if (pv_timeline_direct_begin (cr, &d, self->area_x0, MAX (top - 2, self->scroll_top), self->area_x1,
-                                  MIN (bottom + 1, self->scroll_top + self->scroll_h)))
-      {
-        Rgb line = { 0.9 * c_curve.r + 0.1, 0.9 * c_curve.g + 0.1, 0.9 * c_curve.b + 0.1 };
-        guint32 fill = rgb_pixel (&c_curve), edge = rgb_pixel (&line);
-        int prev = -1, ib = (int) floor (bottom);
-        for (int k = 0; k < w; k++)
-          {
-            int py;
-            if (colmax[k] < 0)
-              {
-                prev = -1;
-                continue;
-              }
-            py = (int) floor (bottom - colmax[k] / ymax * height + 0.5);
-            {
-              /* Where the level swings inside one column, the swing is a
-               * darker band: max envelope on top, min below. */
-              int pmin = (int) floor (bottom - colmin[k] / ymax * height + 0.5);
-              direct_blend_column (&d, x0 + k, pmin, ib, fill, 0.22);
-              if (pmin > py + 1)
-                direct_blend_column (&d, x0 + k, py + 1, pmin, fill, 0.45);
-            }
-            /* The outline: this column's level, joined to the last one's. */
-            if (prev >= 0 && prev != py && colmin[k] >= colmax[k])
-              direct_blend_column (&d, x0 + k, MIN (prev, py), MAX (prev, py) + 1, edge, 1.0);
-            else
-              direct_blend_column (&d, x0 + k, py, py + 1, edge, 1.0);
-            prev = py;
-          }
-        pv_timeline_direct_end (&d);
-        goto lines;
-      }
-  }
+/* Area and outline straight into the pixels (the step curve is
+ * axis-aligned, so nothing needs anti-aliasing); FALSE when the target
+ * does not allow it. */
+static gboolean
+fill_curve_direct (PvTimelineRenderer *self, cairo_t *cr, const CurvePlot *p, const double *colmax,
+                   const double *colmin)
+{
+  const Rgb *curve = &pv_timeline_colours.curve;
+  Rgb line = { 0.9 * curve->r + 0.1, 0.9 * curve->g + 0.1, 0.9 * curve->b + 0.1 };
+  guint32 fill = rgb_pixel (curve), edge = rgb_pixel (&line);
+  double bottom = p->bottom, height = p->height;
+  int prev = -1, ib = (int) floor (bottom);
+  Direct d;
+
+  if (!pv_timeline_direct_begin (cr, &d, self->area_x0, MAX (p->top - 2, self->scroll_top), self->area_x1,
+                                 MIN (bottom + 1, self->scroll_top + self->scroll_h)))
+    return FALSE;
+  for (int k = 0; k < p->w; k++)
+    {
+      int py, pmin;
+      if (colmax[k] < 0)
+        {
+          prev = -1;
+          continue;
+        }
+      py = (int) floor (bottom - colmax[k] / p->ymax * height + 0.5);
+      /* Where the level swings inside one column, the swing is a darker
+       * band: max envelope on top, min below. */
+      pmin = (int) floor (bottom - colmin[k] / p->ymax * height + 0.5);
+      direct_blend_column (&d, p->x0 + k, pmin, ib, fill, 0.22);
+      if (pmin > py + 1)
+        direct_blend_column (&d, p->x0 + k, py + 1, pmin, fill, 0.45);
+      /* The outline: this column's level, joined to the last one's. */
+      if (prev >= 0 && prev != py && colmin[k] >= colmax[k])
+        direct_blend_column (&d, p->x0 + k, MIN (prev, py), MAX (prev, py) + 1, edge, 1.0);
+      else
+        direct_blend_column (&d, p->x0 + k, py, py + 1, edge, 1.0);
+      prev = py;
+    }
+  pv_timeline_direct_end (&d);
+  return TRUE;
+}
+
+/* The same area and outline as a cairo path (vector targets). */
+static void
+fill_curve_path (cairo_t *cr, const CurvePlot *p, const double *colmax)
+{
+  double bottom = p->bottom;
+  gboolean open = FALSE;
+
   cairo_new_path (cr);
-  {
-    gboolean open = FALSE;
-    for (int k = 0; k < w; k++)
-      {
-        double v = colmax[k];
-        double py = bottom - MAX (v, 0) / ymax * height;
-        if (v < 0)
-          {
-            if (open)
-              {
-                cairo_line_to (cr, x0 + k, bottom);
-                cairo_close_path (cr);
-                open = FALSE;
-              }
-            continue;
-          }
-        if (!open)
-          {
-            cairo_move_to (cr, x0 + k, bottom);
-            open = TRUE;
-          }
-        cairo_line_to (cr, x0 + k, py);
-        cairo_line_to (cr, x0 + k + 1, py);
-      }
-    if (open)
-      {
-        cairo_line_to (cr, x1, bottom);
-        cairo_close_path (cr);
-      }
-  }
-  set_rgba (cr, &c_curve, 0.22);
+  for (int k = 0; k < p->w; k++)
+    {
+      double v = colmax[k];
+      double py = bottom - MAX (v, 0) / p->ymax * p->height;
+      if (v < 0)
+        {
+          if (open)
+            {
+              cairo_line_to (cr, p->x0 + k, bottom);
+              cairo_close_path (cr);
+              open = FALSE;
+            }
+          continue;
+        }
+      if (!open)
+        {
+          cairo_move_to (cr, p->x0 + k, bottom);
+          open = TRUE;
+        }
+      cairo_line_to (cr, p->x0 + k, py);
+      cairo_line_to (cr, p->x0 + k + 1, py);
+    }
+  if (open)
+    {
+      cairo_line_to (cr, p->x1, bottom);
+      cairo_close_path (cr);
+    }
+  set_rgba (cr, &pv_timeline_colours.curve, 0.22);
   cairo_fill_preserve (cr);
-  set_rgba (cr, &c_curve, 0.9);
+  set_rgba (cr, &pv_timeline_colours.curve, 0.9);
   cairo_set_line_width (cr, 1.2);
   cairo_stroke (cr);
+}
 
-lines:
-  /* LOAD and what the plan reserves, dashed and solid; then the peak; then
-   * the lines' labels around the peak's. */
-  {
-    static const char *const names[] = { "slots reserve", "ORT reserves", "arena reserves" };
-    static const double dash[] = { 5, 3 };
-    double line_y[2] = { -1, -1 };
-    char *line_text[2] = { NULL, NULL };
+/* A line across the time area at @y. */
+static void
+stroke_hline (PvTimelineRenderer *self, cairo_t *cr, double y)
+{
+  cairo_move_to (cr, self->area_x0, y);
+  cairo_line_to (cr, self->area_x1, y);
+  cairo_stroke (cr);
+}
 
-    if (single && m->load_bytes > 0)
+/* LOAD (dashed), with one device: sets *@y and *@text (its label). */
+static void
+draw_load_line (PvTimelineRenderer *self, cairo_t *cr, const CurvePlot *p, double *y, char **text)
+{
+  static const double dash[] = { 5, 3 };
+  const PvTimelineModel *m = self->model;
+  g_autofree char *v = pv_timeline_format_bytes (m->load_bytes);
+
+  *y = plot_line_y (p, m->load_bytes);
+  *text = g_strdup_printf ("LOAD %s (lower bound)", v);
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_set_line_width (cr, 1.2);
+  set_rgb (cr, &pal (self)->load);
+  stroke_hline (self, cr, *y);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
+/* What the memory view's plan reserves (solid), at the top when off the
+ * scale: sets *@y and *@text (its label). */
+static void
+draw_reserve_line (PvTimelineRenderer *self, cairo_t *cr, const CurvePlot *p, double *y, char **text)
+{
+  static const char *const names[] = { "slots reserve", "ORT reserves", "arena reserves" };
+  const PvTimelineMemory *mem = current_memory (self);
+  g_autofree char *v = pv_timeline_format_bytes (mem->peak_bytes);
+  gboolean off = mem->peak_bytes > p->ymax;
+
+  *y = off ? floor (p->top) + 0.5 : plot_line_y (p, mem->peak_bytes);
+  *text = g_strdup_printf ("%s %s%s", names[self->options.memory_view], v, off ? " ↑ (off the scale)" : "");
+  cairo_set_line_width (cr, 1.2);
+  set_rgba (cr, &pv_timeline_colours.peak, 0.75);
+  stroke_hline (self, cr, *y);
+}
+
+/* The peak: a marker and its label, beside it where it fits. */
+static void
+draw_peak_marker (PvTimelineRenderer *self, cairo_t *cr, CurvePlot *p)
+{
+  const PvTimelineCurve *c = p->c;
+  const Rgb *peak = &pv_timeline_colours.peak;
+  double px = pv_timeline_renderer_time_to_x (self, c->peak_time);
+  double py = p->bottom - (double) c->peak_bytes / p->ymax * p->height;
+  g_autofree char *v = NULL, *text = NULL;
+  const TextEntry *e;
+  double lx;
+
+  if (px < self->area_x0 - 1 || px > self->area_x1 + 1)
+    return;
+  v = pv_timeline_format_bytes (c->peak_bytes);
+  text = g_strdup_printf (self->model->sizes_incomplete ? "peak ≥ %s (some sizes unknown)" : "peak %s", v);
+  cairo_move_to (cr, px, py - 1);
+  cairo_line_to (cr, px - 5, py - 8);
+  cairo_line_to (cr, px + 5, py - 8);
+  cairo_close_path (cr);
+  set_rgb (cr, peak);
+  cairo_fill (cr);
+  e = pv_timeline_shaped_text (self, FONT_SMALL, text, -1, -1, PANGO_ELLIPSIZE_NONE);
+  lx = px + 8 + e->w < self->area_x1 - 4 ? px + 8 : px - 8 - e->w;
+  set_rgba (cr, &pal (self)->view_bg, 0.85);
+  cairo_rectangle (cr, lx - 2, py - 5 - e->h / 2.0, e->w + 4, e->h);
+  cairo_fill (cr);
+  p->used[p->n_used++] = (Box) { lx - 2, py - 5 - e->h / 2.0, lx + e->w + 2, py - 5 + e->h / 2.0 };
+  pv_timeline_draw_text (self, cr, FONT_SMALL, text, lx, py - 5, -1, PANGO_ELLIPSIZE_NONE, peak);
+}
+
+/* LOAD and what the plan reserves, dashed and solid; then the peak; then
+ * the lines' labels around the peak's; then ORT's arena and the earlier
+ * plan's peak. */
+static void
+draw_reference_lines (PvTimelineRenderer *self, cairo_t *cr, CurvePlot *p)
+{
+  const PvTimelineModel *m = self->model;
+  const PvTimelineMemory *mem = current_memory (self);
+  const PvTimelineCurve *ghost = pv_timeline_ghost_curve (self, p->c->device);
+  gboolean single = m->n_curves == 1;
+  double line_y[2] = { -1, -1 };
+  char *line_text[2] = { NULL, NULL };
+
+  if (single && m->load_bytes > 0)
+    draw_load_line (self, cr, p, &line_y[0], &line_text[0]);
+  if (single && mem->available && mem->peak_bytes > 0)
+    draw_reserve_line (self, cr, p, &line_y[1], &line_text[1]);
+  draw_peak_marker (self, cr, p);
+  for (int i = 0; i < 2; i++)
+    if (line_text[i])
       {
-        g_autofree char *v = pv_timeline_format_bytes (m->load_bytes);
-        line_y[0] = floor (bottom - (double) m->load_bytes / ymax * height) + 0.5;
-        line_text[0] = g_strdup_printf ("LOAD %s (lower bound)", v);
-        cairo_set_dash (cr, dash, 2, 0);
-        cairo_set_line_width (cr, 1.2);
-        set_rgb (cr, &pal (self)->load);
-        cairo_move_to (cr, self->area_x0, line_y[0]);
-        cairo_line_to (cr, self->area_x1, line_y[0]);
-        cairo_stroke (cr);
-        cairo_set_dash (cr, NULL, 0, 0);
+        draw_hline_label (self, cr, line_y[i], line_text[i], i == 0 ? &pal (self)->load : &pv_timeline_colours.peak,
+                          p->used, &p->n_used);
+        g_free (line_text[i]);
       }
-    if (single && mem->available && mem->peak_bytes > 0)
-      {
-        g_autofree char *v = pv_timeline_format_bytes (mem->peak_bytes);
-        gboolean off = mem->peak_bytes > ymax;
-        line_y[1] = off ? floor (top) + 0.5 : floor (bottom - (double) mem->peak_bytes / ymax * height) + 0.5;
-        line_text[1] = g_strdup_printf ("%s %s%s", names[self->options.memory_view], v, off ? " ↑ (off the scale)" : "");
-        cairo_set_line_width (cr, 1.2);
-        set_rgba (cr, &c_peak, 0.75);
-        cairo_move_to (cr, self->area_x0, line_y[1]);
-        cairo_line_to (cr, self->area_x1, line_y[1]);
-        cairo_stroke (cr);
-      }
+  if (single && m->arena.n_points > 0)
+    draw_arena_lines (self, cr, p);
+  if (ghost)
     {
-      double px = pv_timeline_renderer_time_to_x (self, c->peak_time);
-      double py = bottom - (double) c->peak_bytes / ymax * height;
-      if (px >= self->area_x0 - 1 && px <= self->area_x1 + 1)
-        {
-          g_autofree char *v = pv_timeline_format_bytes (c->peak_bytes);
-          g_autofree char *text = g_strdup_printf (m->sizes_incomplete ? "peak ≥ %s (some sizes unknown)" : "peak %s", v);
-          int tw, th;
-          double lx;
-          cairo_move_to (cr, px, py - 1);
-          cairo_line_to (cr, px - 5, py - 8);
-          cairo_line_to (cr, px + 5, py - 8);
-          cairo_close_path (cr);
-          set_rgb (cr, &c_peak);
-          cairo_fill (cr);
-          {
-            const TextEntry *e = pv_timeline_shaped_text (self, FONT_SMALL, text, -1, -1, PANGO_ELLIPSIZE_NONE);
-            tw = e->w;
-            th = e->h;
-          }
-          lx = px + 8 + tw < self->area_x1 - 4 ? px + 8 : px - 8 - tw;
-          set_rgba (cr, &pal (self)->view_bg, 0.85);
-          cairo_rectangle (cr, lx - 2, py - 5 - th / 2.0, tw + 4, th);
-          cairo_fill (cr);
-          pv_timeline_draw_text (self, cr, FONT_SMALL, text, lx, py - 5, -1, PANGO_ELLIPSIZE_NONE, &c_peak);
-          used[n_used++] = (Box) { lx - 2, py - 5 - th / 2.0, lx + tw + 2, py - 5 + th / 2.0 };
-        }
+      g_autofree char *v = pv_timeline_format_bytes (ghost->peak_bytes);
+      g_autofree char *text = g_strdup_printf ("before the edit: peak %s", v);
+      draw_hline_label (self, cr, plot_line_y (p, ghost->peak_bytes), text, &pal (self)->dim, p->used, &p->n_used);
     }
-    for (int i = 0; i < 2; i++)
-      if (line_text[i])
-        {
-          draw_hline_label (self, cr, line_y[i], line_text[i], i == 0 ? &pal (self)->load : &c_peak, used, &n_used);
-          g_free (line_text[i]);
-        }
-    if (single && m->arena.n_points > 0)
-      draw_arena_lines (self, cr, top, bottom, ymax, used, &n_used);
-    if (pv_timeline_ghost_curve (self, c->device))
-      {
-        const PvTimelineCurve *ghost = pv_timeline_ghost_curve (self, c->device);
-        g_autofree char *v = pv_timeline_format_bytes (ghost->peak_bytes);
-        g_autofree char *text = g_strdup_printf ("before the edit: peak %s", v);
-        double gy = floor (bottom - (double) ghost->peak_bytes / ymax * height) + 0.5;
-        draw_hline_label (self, cr, gy, text, &pal (self)->dim, used, &n_used);
-      }
-  }
+}
+
+void
+pv_timeline_draw_curve_row (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y)
+{
+  const PvTimelineCurve *ghost;
+  g_autofree double *colmax = NULL, *colmin = NULL;
+  CurvePlot p = { 0 };
+
+  p.c = &self->model->curves[row->lane];
+  p.top = y + 10;
+  p.bottom = y + row->h - 6;
+  p.height = p.bottom - p.top;
+  p.x0 = (int) self->area_x0;
+  p.x1 = (int) ceil (self->area_x1);
+  p.w = p.x1 - p.x0;
+  p.ymax = pv_timeline_curve_ymax (self, row->lane);
+  if (p.ymax == 0 || p.c->n_points == 0 || p.w <= 0)
+    return;
+
+  draw_byte_grid (self, cr, &p);
+  /* Behind the curve: the plan before the edit. */
+  ghost = pv_timeline_ghost_curve (self, p.c->device);
+  if (ghost)
+    draw_ghost (self, cr, ghost, &p);
+  colmax = g_new0 (double, p.w + 1);
+  colmin = g_new0 (double, p.w + 1);
+  curve_columns (self, &p, colmax, colmin);
+  if (!fill_curve_direct (self, cr, &p, colmax, colmin))
+    fill_curve_path (cr, &p, colmax);
+  draw_reference_lines (self, cr, &p);
 }

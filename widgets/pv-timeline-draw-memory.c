@@ -1,27 +1,6 @@
 /* pv-timeline-draw-memory.c: memory lanes: slots, buffers, the arena. */
 #include "pv-timeline-renderer-private.h"
 
-/* The tail of a value name worth a label (see pv_timeline_short_name). */
-static int
-short_name_span (const char **name)
-{
-  const char *s = *name, *end = s + strlen (s), *tail;
-  int slashes = 0;
-  if (end - s > 9 && strcmp (end - 9, "_output_0") == 0)
-    end -= 9;
-  tail = end;
-  while (tail > s)
-    {
-      if (tail[-1] == '/' && ++slashes == 2)
-        break;
-      tail--;
-    }
-  if (tail == end)
-    tail = s, end = s + strlen (s);
-  *name = tail;
-  return (int) (end - tail);
-}
-
 /* ---- memory lanes ---- */
 
 static guint8
@@ -90,163 +69,231 @@ rows_cover (guint64 *cov, int r0, int r1)
     cov[w] |= rows_mask (w, r0, r1);
 }
 
+/* One memory row as it is drawn: where bars narrower than a pixel go (the
+ * arena's straight into the target's pixels, or into a raster painted
+ * once; slots' and buffers' into one summary per pixel column). */
+typedef struct {
+  const Row *row;
+  const PvTimelineLane *lane;
+  double y;
+  gboolean arena;
+  Column col;
+  gboolean direct, direct_used;
+  Direct d;
+  guint64 *cov;                 /* the rows of pixel column cov_col written so far */
+  int n_cov, cov_col;
+  int rw, rh;                   /* self->raster: rw × rh at (area_x0, ry) */
+  double ry;
+  gboolean raster_used;
+} MemoryPaint;
+
+/* The arena's offsets grid: faint lines at nice byte offsets. */
+static void
+draw_offset_grid (PvTimelineRenderer *self, cairo_t *cr, const MemoryPaint *mp)
+{
+  const PvTimelineLane *lane = mp->lane;
+  double inner_top = mp->y + 6, inner_h = mp->row->h - 12;
+  double step = lane->bytes > 0 ? pv_timeline_nice_byte_step ((double) lane->bytes / MAX (inner_h / 48, 1)) : 0;
+
+  cairo_set_line_width (cr, 1);
+  set_rgb (cr, &pal (self)->separator);
+  for (double v = 0; step > 0 && v <= (double) lane->bytes; v += step)
+    {
+      double gy = floor (inner_top + v / (double) lane->bytes * inner_h) + 0.5;
+      cairo_move_to (cr, self->area_x0, gy);
+      cairo_line_to (cr, self->area_x1, gy);
+    }
+  cairo_stroke (cr);
+}
+
+/* The arena's narrow bars are one pixel wide each: written straight into
+ * the target's pixels when it is an image, else into a raster painted
+ * once. */
+static void
+arena_targets_begin (PvTimelineRenderer *self, cairo_t *cr, MemoryPaint *mp)
+{
+  mp->direct = pv_timeline_direct_begin (cr, &mp->d, self->area_x0, self->scroll_top, self->area_x1,
+                                         self->scroll_top + self->scroll_h);
+  if (mp->direct)
+    {
+      mp->n_cov = MAX ((mp->d.cy1 - mp->d.cy0 + 63) / 64, 1);
+      mp->cov = g_new0 (guint64, mp->n_cov);
+    }
+  mp->ry = MAX (mp->y, self->scroll_top);
+  mp->rh = (int) ceil (MIN (mp->y + mp->row->h, self->scroll_top + self->scroll_h) - mp->ry);
+  mp->rw = (int) ceil (self->area_x1 - self->area_x0);
+  if (!mp->direct && mp->rh > 0 && mp->rw > 0)
+    {
+      gsize need = (gsize) mp->rw * mp->rh;
+      if (need > self->raster_size)
+        {
+          g_free (self->raster);
+          self->raster = g_new (guint32, need);
+          self->raster_size = need;
+        }
+      memset (self->raster, 0, need * sizeof (guint32));
+    }
+}
+
+/* An arena bar narrower than a pixel at @x0, into the target's pixels. */
+static inline void
+narrow_bar_direct (PvTimelineRenderer *self, MemoryPaint *mp, double x0, double by, double bh, guint8 colour)
+{
+  const Direct *d = &mp->d;
+  int px = (int) floor (x0) + d->dx;
+  guint32 pixel = self->pixels[colour];
+  int r0, r1;
+
+  if (px < d->cx0 || px >= d->cx1)
+    return;
+  r0 = MAX ((int) by + d->dy, d->cy0) - d->cy0;
+  r1 = MIN ((int) (by + bh) + d->dy, d->cy1) - d->cy0;
+  /* Crowded columns: a bar whose rows earlier bars of this column already
+   * wrote is skipped. */
+  if (px != mp->cov_col)
+    {
+      memset (mp->cov, 0, sizeof (guint64) * mp->n_cov);
+      mp->cov_col = px;
+    }
+  if (r1 > r0 && !rows_covered (mp->cov, r0, r1))
+    {
+      guint32 *p = d->px + (gsize) (r0 + d->cy0) * d->stride + px;
+      for (int r = r0; r < r1; r++, p += d->stride)
+        *p = pixel;
+      rows_cover (mp->cov, r0, r1);
+    }
+  mp->direct_used = TRUE;
+}
+
+/* A bar narrower than a pixel, starting at @x0 (views are left to their
+ * owners). */
+static inline void
+draw_narrow_bar (PvTimelineRenderer *self, MemoryPaint *mp, const PvTimelineBar *bar, double x0, double by,
+                 double bh, guint8 colour)
+{
+  if (mp->arena && mp->direct)
+    narrow_bar_direct (self, mp, x0, by, bh, colour);
+  else if (mp->arena)
+    {
+      if (mp->rh > 0 && mp->rw > 0)
+        {
+          raster_span (self, mp->rw, mp->rh, (int) floor (x0 - self->area_x0), (int) (by - mp->ry),
+                       (int) (by + bh - mp->ry), rgb_pixel (&pv_timeline_fills[colour]));
+          mp->raster_used = TRUE;
+        }
+    }
+  else
+    column_add (self, &mp->col, x0, (float) bar->bytes, colour, by, bh);
+}
+
+/* Bar @i's name inside [@a, @b), up to an in-place successor that starts
+ * on top of it. */
+static void
+push_bar_label (PvTimelineRenderer *self, const MemoryPaint *mp, int i, double a, double b, double by, double bh,
+                guint8 colour)
+{
+  const PvTimelineMemory *mem = current_memory (self);
+  const PvTimelineLane *lane = mp->lane;
+  const PvTimelineBar *bar = &mem->bars[i];
+  double lx = MAX (a, self->area_x0) + 4, lw = MIN (b, self->area_x1) - lx - 7;
+  const char *name;
+  int len;
+
+  for (int k = i + 1; !mp->arena && k < lane->first + lane->n && mem->bars[k].start < bar->end; k++)
+    if (!(mem->bars[k].flags & PV_TIMELINE_BAR_VIEW) && mem->bars[k].start > bar->start)
+      {
+        lw = MIN (lw, self->area_x0 + (mem->bars[k].start - self->vp.t0) * scale (self) - lx - 6);
+        break;
+      }
+  if (lw < LABEL_MIN_W - 6)
+    return;
+  name = self->model->graph->values[bar->value].name;
+  len = pv_timeline_short_name_span (&name);
+  pv_timeline_push_label (self, lx, by, lw, MIN (bh, 16), name, len, TRUE, !is_light (&pv_timeline_fills[colour]));
+}
+
+/* Bar @i over the pixels [@a, @b): a view outlined on top of its owner
+ * (or alone, where it outlives the owner's own readers); an owner filled,
+ * in a slot its share solid from the bottom and the rest pale; then its
+ * label where it fits. */
+static void
+draw_wide_bar (PvTimelineRenderer *self, const MemoryPaint *mp, int i, double a, double b, double by, double bh,
+               guint8 colour)
+{
+  const PvTimelineBar *bar = &current_memory (self)->bars[i];
+  const PvTimelineLane *lane = mp->lane;
+
+  if (b - a > 3)
+    b -= 1;
+  if (bar->flags & PV_TIMELINE_BAR_VIEW)
+    {
+      push_rect (self->outline[colour], a, by, b - a, bh);
+      return;
+    }
+  if (!mp->arena && lane->bytes > 0 && bar->bytes < lane->bytes)
+    {
+      double used = MAX (floor (bh * (double) bar->bytes / (double) lane->bytes + 0.5), 3);
+      push_rect (self->tint[colour], a, by, b - a, bh - used);
+      push_rect (self->batch[colour], a, by + bh - used, b - a, used);
+    }
+  else
+    push_rect (self->batch[colour], a, by, b - a, bh);
+  if (b - a >= LABEL_MIN_W + 18 && bh >= 12)
+    push_bar_label (self, mp, i, a, b, by, bh, colour);
+}
+
+/* Hands what the narrow bars went into over to the target. */
+static void
+memory_paint_end (PvTimelineRenderer *self, cairo_t *cr, MemoryPaint *mp)
+{
+  column_flush (self, &mp->col);
+  g_free (mp->cov);
+  if (mp->direct_used)
+    pv_timeline_direct_end (&mp->d);
+  if (mp->raster_used)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create_for_data ((unsigned char *) self->raster,
+                                                                      CAIRO_FORMAT_ARGB32, mp->rw, mp->rh, mp->rw * 4);
+      cairo_set_source_surface (cr, surface, self->area_x0, mp->ry);
+      cairo_paint (cr);
+      cairo_surface_destroy (surface);
+    }
+}
+
 void
 pv_timeline_draw_memory_row (PvTimelineRenderer *self, cairo_t *cr, const Row *row, double y)
 {
   const PvTimelineMemory *mem = current_memory (self);
   const PvTimelineLane *lane = &mem->lanes[row->lane];
-  const PvGraph *g = self->model->graph;
   double t0 = self->vp.t0, t1 = self->vp.t1, sc = scale (self);
-  gboolean arena = lane->kind == PV_TIMELINE_LANE_ARENA;
-  Column col = { NO_COLUMN };
-  int rw = 0, rh = 0;
-  double ry = 0;
-  gboolean raster_used = FALSE, direct = FALSE, direct_used = FALSE;
-  Direct d = { 0 };
-  guint64 *cov = NULL;
-  int n_cov = 0, cov_col = G_MININT;
+  MemoryPaint mp = { 0 };
 
-  if (arena)
+  mp.row = row;
+  mp.lane = lane;
+  mp.y = y;
+  mp.arena = lane->kind == PV_TIMELINE_LANE_ARENA;
+  mp.col.col = NO_COLUMN;
+  mp.cov_col = G_MININT;
+  if (mp.arena)
     {
-      /* Offsets grid: faint lines at nice byte offsets. */
-      double inner_top = y + 6, inner_h = row->h - 12;
-      double step = lane->bytes > 0 ? pv_timeline_nice_byte_step ((double) lane->bytes / MAX (inner_h / 48, 1)) : 0;
-      cairo_set_line_width (cr, 1);
-      set_rgb (cr, &pal (self)->separator);
-      for (double v = 0; step > 0 && v <= (double) lane->bytes; v += step)
-        {
-          double gy = floor (inner_top + v / (double) lane->bytes * inner_h) + 0.5;
-          cairo_move_to (cr, self->area_x0, gy);
-          cairo_line_to (cr, self->area_x1, gy);
-        }
-      cairo_stroke (cr);
-      /* Narrow bars are one pixel wide each: written straight into the
-       * target's pixels when it is an image, else into a raster painted
-       * once. */
-      direct = pv_timeline_direct_begin (cr, &d, self->area_x0, self->scroll_top, self->area_x1,
-                                         self->scroll_top + self->scroll_h);
-      if (direct)
-        {
-          n_cov = MAX ((d.cy1 - d.cy0 + 63) / 64, 1);
-          cov = g_new0 (guint64, n_cov);
-        }
-      ry = MAX (y, self->scroll_top);
-      rh = (int) ceil (MIN (y + row->h, self->scroll_top + self->scroll_h) - ry);
-      rw = (int) ceil (self->area_x1 - self->area_x0);
-      if (!direct && rh > 0 && rw > 0)
-        {
-          gsize need = (gsize) rw * rh;
-          if (need > self->raster_size)
-            {
-              g_free (self->raster);
-              self->raster = g_new (guint32, need);
-              self->raster_size = need;
-            }
-          memset (self->raster, 0, need * sizeof (guint32));
-        }
+      draw_offset_grid (self, cr, &mp);
+      arena_targets_begin (self, cr, &mp);
     }
-
   for (int i = pv_timeline_first_reaching (mem->bar_max_end, lane->first, lane->n, t0);
        i < lane->first + lane->n && mem->bars[i].start <= t1; i++)
     {
       const PvTimelineBar *bar = &mem->bars[i];
       double x0 = self->area_x0 + (bar->start - t0) * sc, x1 = self->area_x0 + (bar->end - t0) * sc, a, b, by, bh;
       guint8 colour = bar_colour (self, bar);
-      gboolean view = (bar->flags & PV_TIMELINE_BAR_VIEW) != 0;
       if (bar->end < t0)
         continue;
       pv_timeline_bar_rows (row, lane, bar, y, &by, &bh);
-      if (!snap_span (self, x0, x1, &a, &b))
-        {
-          if (view)
-            continue;  /* its owner covers it */
-          if (arena && direct)
-            {
-              int px = (int) floor (x0) + d.dx;
-              if (px >= d.cx0 && px < d.cx1)
-                {
-                  guint32 pixel = self->pixels[colour];
-                  int r0 = MAX ((int) by + d.dy, d.cy0) - d.cy0, r1 = MIN ((int) (by + bh) + d.dy, d.cy1) - d.cy0;
-                  /* Crowded columns: a bar whose rows earlier bars of this
-                   * column already wrote is skipped. */
-                  if (px != cov_col)
-                    {
-                      memset (cov, 0, sizeof (guint64) * n_cov);
-                      cov_col = px;
-                    }
-                  if (r1 > r0 && !rows_covered (cov, r0, r1))
-                    {
-                      guint32 *p = d.px + (gsize) (r0 + d.cy0) * d.stride + px;
-                      for (int r = r0; r < r1; r++, p += d.stride)
-                        *p = pixel;
-                      rows_cover (cov, r0, r1);
-                    }
-                  direct_used = TRUE;
-                }
-            }
-          else if (arena)
-            {
-              if (rh > 0 && rw > 0)
-                {
-                  raster_span (self, rw, rh, (int) floor (x0 - self->area_x0), (int) (by - ry), (int) (by + bh - ry),
-                               rgb_pixel (&palette[colour]));
-                  raster_used = TRUE;
-                }
-            }
-          else
-            column_add (self, &col, x0, (float) bar->bytes, colour, by, bh);
-          continue;
-        }
-      if (view)
-        {
-          /* A view: outlined, on top of its owner (or alone, where it
-           * outlives the owner's own readers). */
-          if (b - a > 3)
-            b -= 1;
-          push_rect (self->outline[colour], a, by, b - a, bh);
-          continue;
-        }
-      if (b - a > 3)
-        b -= 1;
-      if (!arena && lane->bytes > 0 && bar->bytes < lane->bytes)
-        {
-          /* The value's share of its slot: solid from the bottom, the rest pale. */
-          double used = MAX (floor (bh * (double) bar->bytes / (double) lane->bytes + 0.5), 3);
-          push_rect (self->tint[colour], a, by, b - a, bh - used);
-          push_rect (self->batch[colour], a, by + bh - used, b - a, used);
-        }
-      else
-        push_rect (self->batch[colour], a, by, b - a, bh);
-      if (b - a >= LABEL_MIN_W + 18 && bh >= 12)
-        {
-          double lx = MAX (a, self->area_x0) + 4, lw = MIN (b, self->area_x1) - lx - 7;
-          /* An in-place successor starts on top of this bar: stop there. */
-          for (int k = i + 1; !arena && k < lane->first + lane->n && mem->bars[k].start < bar->end; k++)
-            if (!(mem->bars[k].flags & PV_TIMELINE_BAR_VIEW) && mem->bars[k].start > bar->start)
-              {
-                lw = MIN (lw, self->area_x0 + (mem->bars[k].start - t0) * sc - lx - 6);
-                break;
-              }
-          if (lw >= LABEL_MIN_W - 6)
-            {
-              const char *name = g->values[bar->value].name;
-              int len = short_name_span (&name);
-              pv_timeline_push_label (self, lx, by, lw, MIN (bh, 16), name, len, TRUE, !is_light (&palette[colour]));
-            }
-        }
+      if (snap_span (self, x0, x1, &a, &b))
+        draw_wide_bar (self, &mp, i, a, b, by, bh, colour);
+      else if (!(bar->flags & PV_TIMELINE_BAR_VIEW))  /* a narrow view: its owner covers it */
+        draw_narrow_bar (self, &mp, bar, x0, by, bh, colour);
     }
-  column_flush (self, &col);
-  g_free (cov);
-  if (direct_used)
-    pv_timeline_direct_end (&d);
-  if (raster_used)
-    {
-      cairo_surface_t *surface = cairo_image_surface_create_for_data ((unsigned char *) self->raster,
-                                                                      CAIRO_FORMAT_ARGB32, rw, rh, rw * 4);
-      cairo_set_source_surface (cr, surface, self->area_x0, ry);
-      cairo_paint (cr);
-      cairo_surface_destroy (surface);
-    }
+  memory_paint_end (self, cr, &mp);
 }
 
 void

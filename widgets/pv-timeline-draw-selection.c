@@ -87,7 +87,7 @@ pv_timeline_draw_highlight (PvTimelineRenderer *self, cairo_t *cr, const PvTimel
 {
   const PvTimelineModel *m = self->model;
   const PvTimelineMemory *mem = current_memory (self);
-  const Rgb *colour = hover ? &c_hover : &c_accent;
+  const Rgb *colour = hover ? &pv_timeline_colours.hover : &pv_timeline_colours.accent;
   double width = hover ? 1.5 : 2.5;
   double x, y, w, h;
 
@@ -199,12 +199,9 @@ pv_timeline_draw_selected_kernels (PvTimelineRenderer *self, cairo_t *cr)
   if (!any)
     return;
   cairo_set_line_width (cr, line);
-  set_rgb (cr, &c_accent);
+  set_rgb (cr, &pv_timeline_colours.accent);
   cairo_stroke (cr);
 }
-
-static const Rgb c_instant = HEX (0xC01C28);
-static const Rgb c_found = HEX (0xE5A50A);
 
 /* Bars of the marked values: a filled tint and a frame, so that a live set
  * of hundreds reads as one pattern. */
@@ -223,10 +220,10 @@ draw_marked_values (PvTimelineRenderer *self, cairo_t *cr)
       if (v < 0 || v >= n_values || !bar_rect (self, mem->value_bar[v], &x, &y, &w, &h) || x + w < 0 ||
           x > self->vp.width)
         continue;
-      set_rgba (cr, &c_instant, 0.18);
+      set_rgba (cr, &pv_timeline_colours.instant, 0.18);
       cairo_rectangle (cr, x, y, w, h);
       cairo_fill (cr);
-      outline_rect (cr, x, y, w, h, &c_instant, 1.5, FALSE);
+      outline_rect (cr, x, y, w, h, &pv_timeline_colours.instant, 1.5, FALSE);
     }
 }
 
@@ -242,10 +239,10 @@ draw_found_nodes (PvTimelineRenderer *self, cairo_t *cr)
       if (node < 0 || node >= m->graph->n_nodes ||
           !pv_timeline_kernel_rect (self, m->node_kernel[node], &x, &y, &w, &h) || x + w < 0 || x > self->vp.width)
         continue;
-      set_rgba (cr, &c_found, 0.45);
+      set_rgba (cr, &pv_timeline_colours.found, 0.45);
       cairo_rectangle (cr, x, y, MAX (w, 3), h);
       cairo_fill (cr);
-      outline_rect (cr, x, y, w, h, &c_found, 2, FALSE);
+      outline_rect (cr, x, y, w, h, &pv_timeline_colours.found, 2, FALSE);
     }
 }
 
@@ -258,10 +255,10 @@ pv_timeline_draw_focus (PvTimelineRenderer *self, cairo_t *cr, double bottom)
     {
       double x0 = pv_timeline_renderer_time_to_x (self, o->range_t0);
       double x1 = pv_timeline_renderer_time_to_x (self, o->range_t1);
-      set_rgba (cr, &c_accent, 0.14);
+      set_rgba (cr, &pv_timeline_colours.accent, 0.14);
       cairo_rectangle (cr, x0, self->scroll_top, MAX (x1 - x0, 1), bottom - self->scroll_top);
       cairo_fill (cr);
-      set_rgba (cr, &c_accent, 0.7);
+      set_rgba (cr, &pv_timeline_colours.accent, 0.7);
       cairo_set_line_width (cr, 1);
       cairo_move_to (cr, floor (x0) + 0.5, self->scroll_top);
       cairo_line_to (cr, floor (x0) + 0.5, bottom);
@@ -274,7 +271,7 @@ pv_timeline_draw_focus (PvTimelineRenderer *self, cairo_t *cr, double bottom)
   if (o->instant >= 0 && o->instant >= self->vp.t0 && o->instant <= self->vp.t1)
     {
       double x = floor (pv_timeline_renderer_time_to_x (self, o->instant)) + 0.5;
-      set_rgba (cr, &c_instant, 0.9);
+      set_rgba (cr, &pv_timeline_colours.instant, 0.9);
       cairo_set_line_width (cr, 2);
       cairo_move_to (cr, x, self->scroll_top);
       cairo_line_to (cr, x, bottom);

@@ -89,15 +89,12 @@ static void
 draw_title (PvTimelineRenderer *renderer, cairo_t *cr, const PvTimelineExportInfo *info)
 {
   const double width = renderer->vp.width, height = PV_TIMELINE_EXPORT_TITLE_HEIGHT;
-  PangoFontDescription *font = pango_font_description_from_string (renderer->font_family ? renderer->font_family
-                                                                                           : DEFAULT_FONT);
+  PangoFontDescription *font = pv_timeline_style_title_font (renderer->font_family);
   g_autofree char *head = NULL, *tail = NULL;
   PangoLayout *tail_layout, *head_layout;
   int tail_w, head_w, text_h;
 
   title_parts (renderer, info, &head, &tail);
-  pango_font_description_set_size (font, 10 * PANGO_SCALE);
-  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
   tail_layout = title_layout (cr, font, tail, -1);
   pango_layout_get_pixel_size (tail_layout, &tail_w, &text_h);
   head_layout = title_layout (cr, font, head, width - 2 * TITLE_PAD - tail_w);

@@ -140,17 +140,108 @@ pv_timeline_renderer_get_kernel_rect (PvTimelineRenderer *self, int kernel, doub
   return pv_timeline_kernel_rect (self, kernel, x, y, w, h);
 }
 
+/* Sets @hit to item @index of @kind: a step of @stream (by @node). */
+static gboolean
+hit_step (PvTimelineHit *hit, PvTimelineHitKind kind, int index, int node, int stream, int step)
+{
+  hit->kind = kind;
+  hit->index = index;
+  hit->node = node;
+  hit->stream = stream;
+  hit->step = step;
+  return TRUE;
+}
+
+/* A stream row at screen @row_y: a step mark, else a sync arrow, else a
+ * kernel's box. */
+static gboolean
+hit_stream_row (PvTimelineRenderer *self, const Row *row, double row_y, double x, double y, PvTimelineHit *hit)
+{
+  const PvTimelineModel *m = self->model;
+  const PvTimelineLane *lane = &m->streams[row->lane];
+  const PvTimelineMark *mk;
+  int i = hit_mark (self, lane, row_y, x, y);
+
+  if (i >= 0)
+    {
+      mk = &m->marks[i];
+      return hit_step (hit, PV_TIMELINE_HIT_MARK, i, mk->node, mk->lane, mk->step);
+    }
+  i = m->n_arrows > 0 ? hit_arrow (self, x, y) : -1;
+  if (i >= 0)
+    {
+      mk = &m->marks[m->arrows[i].from_mark];
+      return hit_step (hit, PV_TIMELINE_HIT_ARROW, i, mk->node, mk->lane, mk->step);
+    }
+  if (y < row_y + STREAM_BOX_Y - 1 || y > row_y + STREAM_BOX_Y + STREAM_BOX_H + 1)
+    return FALSE;
+  i = hit_kernel (self, lane, x);
+  if (i < 0)
+    return FALSE;
+  return hit_step (hit, PV_TIMELINE_HIT_KERNEL, i, m->kernels[i].node, m->kernels[i].lane, m->kernels[i].step);
+}
+
+/* A live-bytes curve: the level at hit->time. */
+static gboolean
+hit_curve_row (PvTimelineRenderer *self, const Row *row, PvTimelineHit *hit)
+{
+  const PvTimelineCurve *c = &self->model->curves[row->lane];
+  int lo = 0, hi = c->n_points;
+
+  while (lo < hi)
+    {
+      int mid = lo + (hi - lo) / 2;
+      if (c->times[mid] <= hit->time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  hit->kind = PV_TIMELINE_HIT_CURVE;
+  hit->bytes = lo > 0 ? c->bytes[lo - 1] : 0;
+  return TRUE;
+}
+
+/* A memory lane at screen @row_y: the bar under the point. */
+static gboolean
+hit_memory_row (PvTimelineRenderer *self, const Row *row, double row_y, double x, double y, PvTimelineHit *hit)
+{
+  const PvTimelineMemory *mem = current_memory (self);
+  int i = hit_bar (self, row, row_y, x, y);
+
+  if (i < 0)
+    return FALSE;
+  hit->kind = PV_TIMELINE_HIT_VALUE;
+  hit->index = i;
+  hit->value = mem->bars[i].value;
+  hit->bytes = mem->bars[i].bytes;
+  hit->node = self->model->graph->values[hit->value].producer;
+  return TRUE;
+}
+
+/* The lane row under screen @y, NULL when none (a section, a message, or
+ * below the last); sets *@row_y to its screen y. */
+static const Row *
+lane_row_at (PvTimelineRenderer *self, double y, double *row_y)
+{
+  int r = pv_timeline_first_row_at (self, y - self->scroll_top + self->vp.scroll_y);
+  const Row *row;
+
+  if (r >= (int) self->rows->len)
+    return NULL;
+  row = &g_array_index (self->rows, Row, r);
+  *row_y = row_screen_y (self, row);
+  if (y < *row_y || row->kind == ROW_SECTION || row->kind == ROW_MESSAGE)
+    return NULL;
+  return row;
+}
+
 gboolean
 pv_timeline_renderer_hit_test (PvTimelineRenderer *self, double x, double y, PvTimelineHit *hit)
 {
-  const PvTimelineModel *m = self->model;
-  const PvTimelineMemory *mem;
   const Row *row;
-  int r;
   double row_y;
 
   pv_timeline_ensure_layout (self);
-  mem = current_memory (self);
   hit_reset (hit);
   hit->time = pv_timeline_renderer_x_to_time (self, x);
   if (x < 0 || y < 0 || x >= self->vp.width || y >= self->vp.height)
@@ -165,19 +256,13 @@ pv_timeline_renderer_hit_test (PvTimelineRenderer *self, double x, double y, PvT
       hit->kind = PV_TIMELINE_HIT_LEGEND;
       return TRUE;
     }
-  r = pv_timeline_first_row_at (self, y - self->scroll_top + self->vp.scroll_y);
-  if (r >= (int) self->rows->len)
-    return FALSE;
-  row = &g_array_index (self->rows, Row, r);
-  row_y = row_screen_y (self, row);
-  if (y < row_y)
-    return FALSE;
-  if (row->kind == ROW_SECTION || row->kind == ROW_MESSAGE)
+  row = lane_row_at (self, y, &row_y);
+  if (row == NULL)
     return FALSE;
   hit->lane = row->lane;
   hit->lane_kind = row->kind == ROW_STREAM ? PV_TIMELINE_LANE_STREAM
                    : row->kind == ROW_CURVE ? PV_TIMELINE_LANE_CURVE
-                   : mem->lanes[row->lane].kind;
+                   : current_memory (self)->lanes[row->lane].kind;
   if (x < HEADER_W)
     {
       hit->kind = PV_TIMELINE_HIT_LANE_HEADER;
@@ -187,81 +272,13 @@ pv_timeline_renderer_hit_test (PvTimelineRenderer *self, double x, double y, PvT
     }
   if (x < self->area_x0 || x >= self->area_x1)
     return FALSE;
-
-  if (row->kind == ROW_STREAM)
+  switch (row->kind)
     {
-      const PvTimelineLane *lane = &m->streams[row->lane];
-      int i = hit_mark (self, lane, row_y, x, y);
-      if (i >= 0)
-        {
-          const PvTimelineMark *mk = &m->marks[i];
-          hit->kind = PV_TIMELINE_HIT_MARK;
-          hit->index = i;
-          hit->node = mk->node;
-          hit->stream = mk->lane;
-          hit->step = mk->step;
-          return TRUE;
-        }
+    case ROW_STREAM: return hit_stream_row (self, row, row_y, x, y, hit);
+    case ROW_CURVE: return hit_curve_row (self, row, hit);
+    case ROW_MEMORY: return hit_memory_row (self, row, row_y, x, y, hit);
+    default: return FALSE;
     }
-  if (row->kind == ROW_STREAM && m->n_arrows > 0)
-    {
-      int i = hit_arrow (self, x, y);
-      if (i >= 0)
-        {
-          const PvTimelineMark *from = &m->marks[m->arrows[i].from_mark];
-          hit->kind = PV_TIMELINE_HIT_ARROW;
-          hit->index = i;
-          hit->node = from->node;
-          hit->stream = from->lane;
-          hit->step = from->step;
-          return TRUE;
-        }
-    }
-  if (row->kind == ROW_STREAM)
-    {
-      const PvTimelineLane *lane = &m->streams[row->lane];
-      int i;
-      if (y < row_y + STREAM_BOX_Y - 1 || y > row_y + STREAM_BOX_Y + STREAM_BOX_H + 1)
-        return FALSE;
-      i = hit_kernel (self, lane, x);
-      if (i < 0)
-        return FALSE;
-      hit->kind = PV_TIMELINE_HIT_KERNEL;
-      hit->index = i;
-      hit->node = m->kernels[i].node;
-      hit->stream = m->kernels[i].lane;
-      hit->step = m->kernels[i].step;
-      return TRUE;
-    }
-  if (row->kind == ROW_CURVE)
-    {
-      const PvTimelineCurve *c = &m->curves[row->lane];
-      int lo = 0, hi = c->n_points;
-      while (lo < hi)
-        {
-          int mid = lo + (hi - lo) / 2;
-          if (c->times[mid] <= hit->time)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      hit->kind = PV_TIMELINE_HIT_CURVE;
-      hit->bytes = lo > 0 ? c->bytes[lo - 1] : 0;
-      return TRUE;
-    }
-  if (row->kind == ROW_MEMORY)
-    {
-      int i = hit_bar (self, row, row_y, x, y);
-      if (i < 0)
-        return FALSE;
-      hit->kind = PV_TIMELINE_HIT_VALUE;
-      hit->index = i;
-      hit->value = mem->bars[i].value;
-      hit->bytes = mem->bars[i].bytes;
-      hit->node = m->graph->values[hit->value].producer;
-      return TRUE;
-    }
-  return FALSE;
 }
 
 char *

@@ -147,10 +147,10 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
           continue;
         case LEGEND_SWATCH:
           cairo_rectangle (cr, x, cy - 6, 14, 12);
-          set_rgb (cr, &palette[it->arg]);
+          set_rgb (cr, &pv_timeline_fills[it->arg]);
           cairo_fill_preserve (cr);
           {
-            Rgb d = darker (&palette[it->arg], 0.7);
+            Rgb d = darker (&pv_timeline_fills[it->arg], 0.7);
             set_rgb (cr, &d);
             cairo_set_line_width (cr, 1);
             cairo_stroke (cr);
@@ -161,13 +161,13 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
           break;
         case LEGEND_VIEW:
           cairo_rectangle (cr, x + 0.5, cy - 6 + 0.5, 13, 11);
-          set_rgb (cr, &palette[0]);
+          set_rgb (cr, &pv_timeline_fills[0]);
           cairo_fill (cr);
           cairo_rectangle (cr, x + 2.5, cy - 3 + 0.5, 9, 5);
-          set_rgb (cr, &palette[0]);
+          set_rgb (cr, &pv_timeline_fills[0]);
           cairo_fill_preserve (cr);
           {
-            Rgb d = darker (&palette[0], 0.55);
+            Rgb d = darker (&pv_timeline_fills[0], 0.55);
             set_rgb (cr, &d);
             cairo_set_line_width (cr, 1);
             cairo_stroke (cr);
@@ -193,7 +193,7 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
               cairo_line_to (cr, x + 5, cy - 4);
               cairo_line_to (cr, x + 17, cy - 4);
               cairo_close_path (cr);
-              set_rgb (cr, &c_peak);
+              set_rgb (cr, &pv_timeline_colours.peak);
               cairo_fill (cr);
             }
           else
@@ -203,8 +203,8 @@ pv_timeline_draw_legend (PvTimelineRenderer *self, cairo_t *cr)
                 cairo_set_dash (cr, dash, 2, 0);
               else if (it->arg == 6)
                 cairo_set_dash (cr, dots, 2, 0);
-              set_rgb (cr, it->arg == 1 ? &pal (self)->load : it->arg == 3 ? &pal (self)->arena_held : it->arg == 4 ? &c_arena_in_use
-                           : it->arg == 5 ? &c_arena_requested : it->arg == 6 ? &c_ghost : &c_peak);
+              set_rgb (cr, it->arg == 1 ? &pal (self)->load : it->arg == 3 ? &pal (self)->arena_held : it->arg == 4 ? &pv_timeline_colours.arena_in_use
+                           : it->arg == 5 ? &pv_timeline_colours.arena_requested : it->arg == 6 ? &pv_timeline_colours.ghost : &pv_timeline_colours.peak);
               cairo_set_line_width (cr, 1.4);
               cairo_move_to (cr, x, cy + 0.5);
               cairo_line_to (cr, x + 22, cy + 0.5);

@@ -253,6 +253,12 @@ int pv_timeline_first_reaching (const double *max_end, int first, int n, double 
 /* A value name for a small label: the last two path components, without
  * "_output_0" ("/layers.0/attn/k_proj/MatMul_output_0" -> "k_proj/MatMul"). */
 char *pv_timeline_short_name (const char *name);
+/* The same without a copy: moves *@name to the short name's start and
+ * returns its length in bytes. */
+int pv_timeline_short_name_span (const char **name);
+
+/* "512 B", "1.5 MiB": newly allocated. */
+char *pv_timeline_format_bytes (guint64 bytes);
 
 /* Short text for a mark kind: "barrier", "wait", "notify", "trigger". */
 const char *pv_timeline_mark_kind_name (PvTimelineMarkKind kind);

@@ -1,9 +1,13 @@
 /* pv-timeline-renderer-private.h: what the timeline renderer's sources share:
- * geometry, theme, layout records, the renderer's state and the parts each
- * source file draws. Not installed; widgets/ only. */
+ * geometry, layout records, the renderer's state and the parts each source
+ * file draws. Colours and fonts are pv-timeline-style.h; writing straight
+ * into image pixels is pv-timeline-pixels-private.h. Not installed; widgets/
+ * only. */
 #pragma once
 
 #include "pv-timeline-renderer.h"
+#include "pv-timeline-pixels-private.h"
+#include "pv-timeline-style.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -29,82 +33,6 @@
 #define LABEL_MIN_W 30.0       /* narrower boxes get no label */
 #define MARK_R 4.0
 #define HIT_SLOP 4.0
-
-#define DEFAULT_FONT "Cantarell, Noto Sans, DejaVu Sans, Sans"
-
-/* ---- colours: a light Adwaita-like theme ---- */
-
-typedef struct {
-  double r, g, b;
-} Rgb;
-
-#define HEX(x) { ((x) >> 16 & 0xff) / 255.0, ((x) >> 8 & 0xff) / 255.0, ((x) & 0xff) / 255.0 }
-
-/* Op types: Paul Tol's "light" scheme (colour-blind safe, made for dark
- * labels on top), pale grey for "other ops". AllocKinds (NotSet, Allocate,
- * Reuse, PreExisting, AllocateStatically, AllocateOutput, Share,
- * AllocatedExternally): Tol's "bright" scheme, saturated so that it does not
- * read as an op colour. */
-static const Rgb palette[PV_TIMELINE_N_COLOURS] = {
-  HEX (0x77AADD), HEX (0xEE8866), HEX (0xEEDD88), HEX (0xFFAABB), HEX (0x99DDFF),
-  HEX (0x44BB99), HEX (0xBBCC33), HEX (0xAAAA00), HEX (0xDDDDDD),
-  HEX (0xDDDDDD), HEX (0x4477AA), HEX (0xEE6677), HEX (0x228833), HEX (0xCCBB44),
-  HEX (0xAA3377), HEX (0x66CCEE), HEX (0x999933),
-};
-
-/* Dark text reads on it (else white). */
-static inline gboolean
-is_light (const Rgb *c)
-{
-  return 0.2126 * c->r + 0.7152 * c->g + 0.0722 * c->b > 0.5;
-}
-
-/* The colours that follow the theme: the view's chrome, its text, and the
- * lines drawn over it. Light for GTK's default style and for exports;
- * dark when the widget's style is dark (pal() picks one). */
-typedef struct {
-  Rgb view_bg, header_bg, section_bg, lane_alt, separator, border;
-  Rgb text, dim, faint;
-  Rgb load, trigger, notify, alias, arena_held;
-} PvTimelinePalette;
-
-extern const PvTimelinePalette pv_timeline_palette_light;
-extern const PvTimelinePalette pv_timeline_palette_dark;
-
-static const Rgb c_label = HEX (0x241F31);         /* text on a pale fill, in both */
-static const Rgb c_accent = HEX (0x3584E4);
-static const Rgb c_hover = HEX (0x1C71D8);
-static const Rgb c_curve = HEX (0x3584E4);
-static const Rgb c_peak = HEX (0xE01B24);
-static const Rgb c_arena_in_use = HEX (0xC64600);    /* ORT's arena: its chunks in use */
-static const Rgb c_arena_requested = HEX (0x26A269); /* what kernels asked for */
-static const Rgb c_summary = HEX (0xC0BFBC);
-static const Rgb c_ghost = HEX (0x77767B);           /* the plan before an edit */
-
-static inline void
-set_rgb (cairo_t *cr, const Rgb *c)
-{
-  cairo_set_source_rgb (cr, c->r, c->g, c->b);
-}
-
-static inline void
-set_rgba (cairo_t *cr, const Rgb *c, double a)
-{
-  cairo_set_source_rgba (cr, c->r, c->g, c->b, a);
-}
-
-static inline Rgb
-darker (const Rgb *c, double f)
-{
-  return (Rgb) { c->r * f, c->g * f, c->b * f };
-}
-
-static inline guint32
-rgb_pixel (const Rgb *c)
-{
-  return 0xff000000u | (guint32) (c->r * 255 + 0.5) << 16 | (guint32) (c->g * 255 + 0.5) << 8 |
-         (guint32) (c->b * 255 + 0.5);
-}
 
 /* ---- layout records ---- */
 
@@ -172,7 +100,7 @@ struct _PvTimelineRenderer {
 
   /* text */
   PangoContext *pango;
-  PangoFontDescription *fonts[3];
+  PangoFontDescription *fonts[N_FONTS];
   GHashTable *text_cache;       /* TextKey -> TextEntry: shaped text, reused across frames */
   guint text_serial;            /* bumped when the cache is emptied for another target */
   guint text_target;            /* what the context was last updated for */
@@ -183,7 +111,7 @@ struct _PvTimelineRenderer {
   double header_scroll;
   guint header_generation, header_serial, generation;
 
-  guint32 pixels[PV_TIMELINE_N_COLOURS];   /* the palette as pixels */
+  guint32 pixels[PV_TIMELINE_N_COLOURS];   /* pv_timeline_fills as pixels */
 
   /* per-frame scratch */
   GArray *batch[PV_TIMELINE_N_COLOURS + 1];   /* last: summary grey */
@@ -203,93 +131,10 @@ pal (const PvTimelineRenderer *self)
 #define SUMMARY_COLOUR PV_TIMELINE_N_COLOURS
 
 
-enum { FONT_NORMAL, FONT_SMALL, FONT_BOLD };
-
 typedef struct {
   PangoLayout *layout;
   int w, h;
 } TextEntry;
-
-/* ---- direct pixels ----
- *
- * On an image surface with an unscaled user space (the window's raster,
- * the PNG export, the benchmark), rectangles are written straight into the
- * pixels: cairo's general fill costs about a microsecond per rectangle,
- * which thousands of summary marks cannot afford. Vector targets (SVG, PDF)
- * and transformed contexts take the cairo path. */
-
-typedef struct {
-  cairo_surface_t *surface;
-  guint32 *px;
-  int stride;                   /* in pixels */
-  int dx, dy;                   /* user -> device */
-  int cx0, cy0, cx1, cy1;       /* clip, device pixels, exclusive ends */
-} Direct;
-
-/* Sets up @d for writing pixels in [@x0, @x1) × [@y0, @y1) (user space) and
- * the current clip; FALSE when @cr's target or transform does not allow it.
- * Inline so that callers see it keeps no pointer to @d: @d then stays in
- * registers through their pixel loops (a call they cannot see costs the
- * per-pixel loops their vectorisation). */
-static inline gboolean
-pv_timeline_direct_begin (cairo_t *cr, Direct *d, double x0, double y0, double x1, double y1)
-{
-  cairo_surface_t *s = cairo_get_target (cr);
-  cairo_matrix_t m;
-  double sx, sy, ox, oy;
-  cairo_rectangle_list_t *clip;
-  gboolean ok = TRUE;
-
-  if (cairo_surface_get_type (s) != CAIRO_SURFACE_TYPE_IMAGE ||
-      (cairo_image_surface_get_format (s) != CAIRO_FORMAT_ARGB32 &&
-       cairo_image_surface_get_format (s) != CAIRO_FORMAT_RGB24))
-    return FALSE;
-  cairo_get_matrix (cr, &m);
-  cairo_surface_get_device_scale (s, &sx, &sy);
-  cairo_surface_get_device_offset (s, &ox, &oy);
-  if (m.xx != 1 || m.yy != 1 || m.xy != 0 || m.yx != 0 || sx != 1 || sy != 1 || m.x0 + ox != floor (m.x0 + ox) ||
-      m.y0 + oy != floor (m.y0 + oy))
-    return FALSE;
-  d->dx = (int) (m.x0 + ox);
-  d->dy = (int) (m.y0 + oy);
-  d->cx0 = MAX ((int) ceil (x0), 0) + d->dx;
-  d->cy0 = MAX ((int) ceil (y0), 0) + d->dy;
-  d->cx1 = (int) floor (x1) + d->dx;
-  d->cy1 = (int) floor (y1) + d->dy;
-  /* The caller's clip, when it is one rectangle. */
-  clip = cairo_copy_clip_rectangle_list (cr);
-  if (clip->status != CAIRO_STATUS_SUCCESS || clip->num_rectangles > 1)
-    ok = FALSE;
-  else if (clip->num_rectangles == 1)
-    {
-      const cairo_rectangle_t *r = &clip->rectangles[0];
-      d->cx0 = MAX (d->cx0, (int) ceil (r->x) + d->dx);
-      d->cy0 = MAX (d->cy0, (int) ceil (r->y) + d->dy);
-      d->cx1 = MIN (d->cx1, (int) floor (r->x + r->width) + d->dx);
-      d->cy1 = MIN (d->cy1, (int) floor (r->y + r->height) + d->dy);
-    }
-  else
-    d->cx1 = d->cx0;  /* clipped away */
-  cairo_rectangle_list_destroy (clip);
-  if (!ok)
-    return FALSE;
-  cairo_surface_flush (s);
-  d->surface = s;
-  d->px = (guint32 *) cairo_image_surface_get_data (s);
-  d->stride = cairo_image_surface_get_stride (s) / 4;
-  d->cx0 = MAX (d->cx0, 0);
-  d->cy0 = MAX (d->cy0, 0);
-  d->cx1 = MIN (d->cx1, cairo_image_surface_get_width (s));
-  d->cy1 = MIN (d->cy1, cairo_image_surface_get_height (s));
-  return d->px != NULL;
-}
-
-/* Tells cairo the pixels changed. */
-static inline void
-pv_timeline_direct_end (Direct *d)
-{
-  cairo_surface_mark_dirty (d->surface);
-}
 
 /* ---- small helpers, inline: they run once per kernel or bar ---- */
 
@@ -309,25 +154,6 @@ static inline double
 row_screen_y (PvTimelineRenderer *self, const Row *row)
 {
   return self->scroll_top + row->y - self->vp.scroll_y;
-}
-
-/* Blends @pixel (opaque) with @alpha over what is there. */
-static inline void
-direct_blend_column (const Direct *d, int x, int y0, int y1, guint32 pixel, double alpha)
-{
-  guint a = (guint) (alpha * 256);
-  x += d->dx;
-  if (x < d->cx0 || x >= d->cx1)
-    return;
-  y0 = MAX (y0 + d->dy, d->cy0);
-  y1 = MIN (y1 + d->dy, d->cy1);
-  for (int r = y0; r < y1; r++)
-    {
-      guint32 *p = d->px + (gsize) r * d->stride + x, v = *p;
-      guint32 rb = ((((pixel & 0xff00ff) * a) + ((v & 0xff00ff) * (256 - a))) >> 8) & 0xff00ff;
-      guint32 g = ((((pixel & 0x00ff00) * a) + ((v & 0x00ff00) * (256 - a))) >> 8) & 0x00ff00;
-      *p = 0xff000000u | rb | g;
-    }
 }
 
 /* ---- batching ---- */
@@ -421,8 +247,6 @@ double pv_timeline_draw_text (PvTimelineRenderer *self, cairo_t *cr, int font, c
 /* Same, right-aligned at @right, never ellipsized. */
 double pv_timeline_draw_text_right (PvTimelineRenderer *self, cairo_t *cr, int font, const char *text, double right,
                                     double cy, const Rgb *colour);
-/* "512 B", "1.5 MiB": newly allocated. */
-char *pv_timeline_format_bytes (guint64 bytes);
 
 /* ---- pv-timeline-batch.c: batched fills and labels ---- */
 

@@ -30,25 +30,6 @@ update_area (PvTimelineRenderer *self)
   self->area_x1 = MAX (self->vp.width - RIGHT_PAD, self->area_x0 + 10);
 }
 
-const PvTimelinePalette pv_timeline_palette_light = {
-  .view_bg = HEX (0xFFFFFF), .header_bg = HEX (0xFAFAFA), .section_bg = HEX (0xF3F2F1),
-  .lane_alt = HEX (0xF8F8F7), .separator = HEX (0xE3E2E0), .border = HEX (0xD3D2CF),
-  .text = HEX (0x241F31), .dim = HEX (0x5E5C64), .faint = HEX (0x9A9996),
-  .load = HEX (0x3D3846), .trigger = HEX (0x1A5FB4), .notify = HEX (0xC64600),
-  .alias = HEX (0x813D9C), .arena_held = HEX (0x613583),
-};
-
-/* Adwaita's dark view colours; the lines a step lighter so that they
- * read on them. Kernel and bar fills keep their pale colours and dark
- * labels in both. */
-const PvTimelinePalette pv_timeline_palette_dark = {
-  .view_bg = HEX (0x1E1E1E), .header_bg = HEX (0x242424), .section_bg = HEX (0x2E2E32),
-  .lane_alt = HEX (0x252527), .separator = HEX (0x3A3A3E), .border = HEX (0x48484C),
-  .text = HEX (0xEEEEEC), .dim = HEX (0xC0BFBC), .faint = HEX (0x8E8D8A),
-  .load = HEX (0xDEDDDA), .trigger = HEX (0x62A0EA), .notify = HEX (0xFFA348),
-  .alias = HEX (0xC061CB), .arena_held = HEX (0xDC8ADD),
-};
-
 void
 pv_timeline_options_init (PvTimelineOptions *options)
 {
@@ -65,17 +46,7 @@ pv_timeline_options_init (PvTimelineOptions *options)
 static void
 setup_fonts (PvTimelineRenderer *self)
 {
-  const char *family = self->font_family ? self->font_family : DEFAULT_FONT;
-
-  for (int i = 0; i < 3; i++)
-    g_clear_pointer (&self->fonts[i], pango_font_description_free);
-  self->fonts[FONT_NORMAL] = pango_font_description_new ();
-  pango_font_description_set_family (self->fonts[FONT_NORMAL], family);
-  pango_font_description_set_size (self->fonts[FONT_NORMAL], 8 * PANGO_SCALE);  /* 10.7 px at 96 dpi */
-  self->fonts[FONT_SMALL] = pango_font_description_copy (self->fonts[FONT_NORMAL]);
-  pango_font_description_set_size (self->fonts[FONT_SMALL], (int) (7.5 * PANGO_SCALE));
-  self->fonts[FONT_BOLD] = pango_font_description_copy (self->fonts[FONT_NORMAL]);
-  pango_font_description_set_weight (self->fonts[FONT_BOLD], PANGO_WEIGHT_BOLD);
+  pv_timeline_style_set_fonts (self->fonts, self->font_family);
   if (self->text_cache)
     g_hash_table_remove_all (self->text_cache);
 }
@@ -111,7 +82,7 @@ pv_timeline_renderer_new (PvTimelineModel *model)
   cairo_font_options_destroy (fo);
   pango_cairo_context_set_resolution (self->pango, 96);
   for (int i = 0; i < PV_TIMELINE_N_COLOURS; i++)
-    self->pixels[i] = rgb_pixel (&palette[i]);
+    self->pixels[i] = rgb_pixel (&pv_timeline_fills[i]);
   self->text_cache = pv_timeline_text_cache_new ();
   setup_fonts (self);
   update_area (self);
@@ -157,7 +128,7 @@ pv_timeline_renderer_free (PvTimelineRenderer *self)
   g_clear_pointer (&self->header_cache, cairo_surface_destroy);
   g_object_unref (self->pango);
   g_hash_table_unref (self->text_cache);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < N_FONTS; i++)
     pango_font_description_free (self->fonts[i]);
   g_free (self->font_family);
   pv_timeline_model_unref (self->model);
@@ -464,55 +435,46 @@ pv_timeline_row_visible (PvTimelineRenderer *self, int row_index, double *y)
 
 /* ---- draw ---- */
 
-void
-pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
+/* Pango re-shapes every layout whenever its context is updated, even to
+ * the same state: update it only for another kind of target than the last
+ * (its font options, surface type and transform). */
+static void
+update_text_target (PvTimelineRenderer *self, cairo_t *cr)
 {
-  const PvTimelineModel *m = self->model;
-  int first, last;
-  double bottom;
-  guint64 peak;
-  double peak_t;
+  cairo_surface_t *target = cairo_get_target (cr);
+  cairo_font_options_t *fo = cairo_font_options_create ();
+  cairo_matrix_t mtx;
+  guint key;
 
-  pv_timeline_ensure_layout (self);
-  {
-    /* Pango re-shapes every layout whenever its context is updated, even
-     * to the same state: update it only for another kind of target. */
-    cairo_surface_t *target = cairo_get_target (cr);
-    cairo_font_options_t *fo = cairo_font_options_create ();
-    cairo_matrix_t mtx;
-    guint key;
-    cairo_surface_get_font_options (target, fo);
-    cairo_get_matrix (cr, &mtx);
-    key = cairo_font_options_hash (fo) * 31u + (guint) cairo_surface_get_type (target) * 7u;
-    key = key * 31u + (guint) (mtx.xx * 1024) + (guint) (mtx.yy * 1024) * 17u + (guint) (mtx.xy * 1024) * 131u +
-          (guint) (mtx.yx * 1024) * 257u;
-    cairo_font_options_destroy (fo);
-    if (!self->text_target_known || key != self->text_target)
-      {
-        pango_cairo_update_context (cr, self->pango);
-        g_hash_table_remove_all (self->text_cache);
-        self->text_target = key;
-        self->text_target_known = TRUE;
-        self->text_serial++;
-      }
-  }
+  cairo_surface_get_font_options (target, fo);
+  cairo_get_matrix (cr, &mtx);
+  key = cairo_font_options_hash (fo) * 31u + (guint) cairo_surface_get_type (target) * 7u;
+  key = key * 31u + (guint) (mtx.xx * 1024) + (guint) (mtx.yy * 1024) * 17u + (guint) (mtx.xy * 1024) * 131u +
+        (guint) (mtx.yx * 1024) * 257u;
+  cairo_font_options_destroy (fo);
+  if (!self->text_target_known || key != self->text_target)
+    {
+      pango_cairo_update_context (cr, self->pango);
+      g_hash_table_remove_all (self->text_cache);
+      self->text_target = key;
+      self->text_target_known = TRUE;
+      self->text_serial++;
+    }
+}
 
-  cairo_save (cr);
-  set_rgb (cr, &pal (self)->view_bg);
-  cairo_rectangle (cr, 0, 0, self->vp.width, self->vp.height);
-  cairo_fill (cr);
+/* A horizontal hairline across the view at @y (a pixel's centre). */
+static void
+view_hline (PvTimelineRenderer *self, cairo_t *cr, double y)
+{
+  cairo_move_to (cr, 0, y);
+  cairo_line_to (cr, self->vp.width, y);
+}
 
-  /* The scrolled part. */
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, self->scroll_top, self->vp.width, self->scroll_h);
-  cairo_clip (cr);
-  bottom = self->scroll_top + self->scroll_h;
-  first = pv_timeline_first_row_at (self, self->vp.scroll_y);
-  last = first;
-  while (last < (int) self->rows->len && row_screen_y (self, &g_array_index (self->rows, Row, last)) < bottom)
-    last++;
-
-  /* Backgrounds. */
+/* Rows' backgrounds: sections shaded between two borders, every other
+ * memory lane tinted, separators under stream, curve and tall lanes. */
+static void
+draw_row_backgrounds (PvTimelineRenderer *self, cairo_t *cr, int first, int last)
+{
   for (int i = first; i < last; i++)
     {
       const Row *row = &g_array_index (self->rows, Row, i);
@@ -524,32 +486,56 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
           cairo_fill (cr);
           set_rgb (cr, &pal (self)->border);
           cairo_set_line_width (cr, 1);
-          cairo_move_to (cr, 0, y + 0.5);
-          cairo_line_to (cr, self->vp.width, y + 0.5);
-          cairo_move_to (cr, 0, y + row->h - 0.5);
-          cairo_line_to (cr, self->vp.width, y + row->h - 0.5);
+          view_hline (self, cr, y + 0.5);
+          view_hline (self, cr, y + row->h - 0.5);
+          cairo_stroke (cr);
+          continue;
+        }
+      if (row->kind == ROW_MEMORY && row->lane % 2 == 1)
+        {
+          set_rgb (cr, &pal (self)->lane_alt);
+          cairo_rectangle (cr, HEADER_W, y, self->vp.width - HEADER_W, row->h);
+          cairo_fill (cr);
+        }
+      set_rgb (cr, &pal (self)->separator);
+      cairo_set_line_width (cr, 1);
+      if (row->kind != ROW_MEMORY || row->h > MEMORY_H)
+        {
+          view_hline (self, cr, y + row->h - 0.5);
           cairo_stroke (cr);
         }
-      else
-        {
-          if (row->kind == ROW_MEMORY && row->lane % 2 == 1)
-            {
-              set_rgb (cr, &pal (self)->lane_alt);
-              cairo_rectangle (cr, HEADER_W, y, self->vp.width - HEADER_W, row->h);
-              cairo_fill (cr);
-            }
-          set_rgb (cr, &pal (self)->separator);
-          cairo_set_line_width (cr, 1);
-          if (row->kind != ROW_MEMORY || row->h > MEMORY_H)
-            {
-              cairo_move_to (cr, 0, y + row->h - 0.5);
-              cairo_line_to (cr, self->vp.width, y + row->h - 0.5);
-              cairo_stroke (cr);
-            }
-        }
     }
+}
 
-  /* Lane contents, clipped to the time area. */
+/* The highest peak's instant, dashed through the curves and the memory
+ * lanes down to @bottom. */
+static void
+draw_peak_instant (PvTimelineRenderer *self, cairo_t *cr, double bottom)
+{
+  static const double dash[] = { 4, 3 };
+  const PvTimelineModel *m = self->model;
+  guint64 peak;
+  double peak_t = pv_timeline_global_peak_time (m, &peak), x;
+  const Row *curve_row;
+
+  if (!(peak_t >= self->vp.t0 && peak_t <= self->vp.t1 && m->n_curves > 0))
+    return;
+  curve_row = &g_array_index (self->rows, Row, self->curve_row[0]);
+  x = floor (pv_timeline_renderer_time_to_x (self, peak_t)) + 0.5;
+  cairo_set_dash (cr, dash, 2, 0);
+  cairo_set_line_width (cr, 1);
+  set_rgba (cr, &pv_timeline_colours.peak, 0.55);
+  cairo_move_to (cr, x, row_screen_y (self, curve_row));
+  cairo_line_to (cr, x, bottom);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
+/* What rows [@first, @last) hold, clipped to the time area: boxes and bars
+ * in one fill per colour, then what goes on top of them. */
+static void
+draw_lane_contents (PvTimelineRenderer *self, cairo_t *cr, int first, int last, double bottom)
+{
   cairo_save (cr);
   cairo_rectangle (cr, self->area_x0, self->scroll_top, self->area_x1 - self->area_x0, self->scroll_h);
   cairo_clip (cr);
@@ -563,7 +549,6 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
       else if (row->kind == ROW_STREAM)
         pv_timeline_draw_stream_boxes (self, row, y);
     }
-  /* Boxes and bars in one fill per colour, then what goes on top. */
   pv_timeline_flush_batches (self, cr);
   pv_timeline_flush_labels (self, cr);
   for (int i = first; i < last; i++)
@@ -575,21 +560,7 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
       else if (row->kind == ROW_CURVE)
         pv_timeline_draw_curve_row (self, cr, row, y);
     }
-  peak_t = pv_timeline_global_peak_time (m, &peak);
-  if (peak_t >= self->vp.t0 && peak_t <= self->vp.t1 && m->n_curves > 0)
-    {
-      /* The peak instant, through the curves and the memory lanes. */
-      const Row *curve_row = &g_array_index (self->rows, Row, self->curve_row[0]);
-      double x = floor (pv_timeline_renderer_time_to_x (self, peak_t)) + 0.5;
-      static const double dash[] = { 4, 3 };
-      cairo_set_dash (cr, dash, 2, 0);
-      cairo_set_line_width (cr, 1);
-      set_rgba (cr, &c_peak, 0.55);
-      cairo_move_to (cr, x, row_screen_y (self, curve_row));
-      cairo_line_to (cr, x, bottom);
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
-    }
+  draw_peak_instant (self, cr, bottom);
   pv_timeline_draw_links (self, cr);
   pv_timeline_draw_arrows (self, cr);
   pv_timeline_draw_focus (self, cr, bottom);
@@ -597,9 +568,13 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
   pv_timeline_draw_highlight (self, cr, &self->options.selection, FALSE);
   pv_timeline_draw_selected_kernels (self, cr);
   cairo_restore (cr);
+}
 
-  /* Lane headers: from the cache when the target allows. */
-  pv_timeline_draw_header_column (self, cr, first, last);
+/* Section titles (bold, then their detail) and messages, over the header
+ * column. */
+static void
+draw_row_titles (PvTimelineRenderer *self, cairo_t *cr, int first, int last)
+{
   for (int i = first; i < last; i++)
     {
       const Row *row = &g_array_index (self->rows, Row, i);
@@ -616,6 +591,36 @@ pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
         pv_timeline_draw_text (self, cr, FONT_NORMAL, row->title, HEADER_W + 12, y + row->h / 2,
                                self->area_x1 - HEADER_W - 12, PANGO_ELLIPSIZE_END, &pal (self)->dim);
     }
+}
+
+void
+pv_timeline_renderer_draw (PvTimelineRenderer *self, cairo_t *cr)
+{
+  int first, last;
+  double bottom;
+
+  pv_timeline_ensure_layout (self);
+  update_text_target (self, cr);
+
+  cairo_save (cr);
+  set_rgb (cr, &pal (self)->view_bg);
+  cairo_rectangle (cr, 0, 0, self->vp.width, self->vp.height);
+  cairo_fill (cr);
+
+  /* The scrolled part: the rows in sight. */
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, self->scroll_top, self->vp.width, self->scroll_h);
+  cairo_clip (cr);
+  bottom = self->scroll_top + self->scroll_h;
+  first = pv_timeline_first_row_at (self, self->vp.scroll_y);
+  last = first;
+  while (last < (int) self->rows->len && row_screen_y (self, &g_array_index (self->rows, Row, last)) < bottom)
+    last++;
+  draw_row_backgrounds (self, cr, first, last);
+  draw_lane_contents (self, cr, first, last, bottom);
+  /* Lane headers: from the cache when the target allows. */
+  pv_timeline_draw_header_column (self, cr, first, last);
+  draw_row_titles (self, cr, first, last);
   cairo_restore (cr);
 
   pv_timeline_draw_ruler (self, cr);

@@ -111,7 +111,7 @@ pv_timeline_draw_ruler (PvTimelineRenderer *self, cairo_t *cr)
       cairo_line_to (cr, x - 5, RULER_H - 8);
       cairo_line_to (cr, x + 5, RULER_H - 8);
       cairo_close_path (cr);
-      set_rgb (cr, &c_peak);
+      set_rgb (cr, &pv_timeline_colours.peak);
       cairo_fill (cr);
     }
   cairo_restore (cr);

@@ -124,11 +124,3 @@ pv_timeline_draw_text_right (PvTimelineRenderer *self, cairo_t *cr, int font, co
   pv_timeline_show_text (cr, e, right - e->w, cy, colour);
   return e->w;
 }
-
-char *
-pv_timeline_format_bytes (guint64 bytes)
-{
-  if (bytes < 1024)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " B", bytes);
-  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-}

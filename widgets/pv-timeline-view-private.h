@@ -1,6 +1,8 @@
 /* pv-timeline-view-private.h: PvTimelineView's insides, shared by
- * pv-timeline-view.c and pv-timeline-view-focus.c (the instant, the range
- * and the search's finds). */
+ * pv-timeline-view.c (the GObject, drawing, the model and options) and
+ * pv-timeline-view-input.c (zoom, pan, scroll, drags), -selection.c
+ * (selection, hover, tooltips), -actions.c (actions, keys, the move menu)
+ * and -focus.c (the instant, the range and the search's finds). */
 #pragma once
 
 #include "pv-timeline-view.h"
@@ -62,6 +64,47 @@ extern guint _pv_timeline_view_signals[N_SIGNALS];
 
 /* Hands the options (and the arrays they point into) to the renderer. */
 void _pv_timeline_view_push_options (PvTimelineView *self);
+
+/* pv-timeline-view-input.c */
+/* Adds the event controllers: motion, wheel, keys, focus, drag, pinch. */
+void _pv_timeline_view_input_init (PvTimelineView *self);
+/* Where keys and actions zoom: the pointer when it is over the view, else
+ * the middle. */
+double _pv_timeline_view_zoom_anchor_x (PvTimelineView *self);
+/* Each redraws when there is a renderer, and does nothing without one. */
+void _pv_timeline_view_scroll_by (PvTimelineView *self, double dy);
+void _pv_timeline_view_pan_by (PvTimelineView *self, double dx);
+void _pv_timeline_view_zoom_at (PvTimelineView *self, double factor, double x);
+
+/* pv-timeline-view-selection.c */
+/* What selecting @hit means: a kernel by node, a mark or arrow by index, a
+ * value by id; none for anything else. */
+PvTimelineSelection _pv_timeline_view_selection_for_hit (const PvTimelineHit *hit);
+/* A selection that still means something in the current model. */
+gboolean _pv_timeline_view_selection_valid (PvTimelineView *self, const PvTimelineSelection *sel);
+/* Makes @sel the selection (and its node, if a kernel, the selected
+ * kernels); emits selection-changed when that changes anything. */
+void _pv_timeline_view_set_selection (PvTimelineView *self, const PvTimelineSelection *sel);
+void _pv_timeline_view_set_hover (PvTimelineView *self, const PvTimelineSelection *sel);
+/* The hover follows what is under the pointer (nothing while dragging). */
+void _pv_timeline_view_update_hover (PvTimelineView *self);
+void _pv_timeline_view_update_accessible (PvTimelineView *self);
+/* Index of @node in the sorted node ids @nodes, or -1. */
+int _pv_timeline_view_nodes_find (const GArray *nodes, int node);
+/* A click at (@x, @y): plain selects what is under it (a click on a curve
+ * sets the instant); on a kernel, Ctrl toggles it in the selected kernels
+ * and Shift adds it. */
+void _pv_timeline_view_select_at (PvTimelineView *self, double x, double y, GdkModifierType state);
+gboolean _pv_timeline_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard_mode,
+                                          GtkTooltip *tooltip);
+
+/* pv-timeline-view-actions.c */
+/* Installs the timeline.* actions and binds their keys. */
+void _pv_timeline_view_install_actions (GtkWidgetClass *widget_class);
+/* Opens the move menu for the selected kernels under @at. @on_kernel (a
+ * right-click): only over a kernel, which becomes the selection unless it
+ * is selected. FALSE when there is nothing to move. */
+gboolean _pv_timeline_view_context_menu_at (PvTimelineView *self, const GdkRectangle *at, gboolean on_kernel);
 
 /* pv-timeline-view-focus.c */
 void _pv_timeline_view_focus_init (PvTimelineView *self);

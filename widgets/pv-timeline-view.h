@@ -122,6 +122,18 @@ void              pv_timeline_view_reveal            (PvTimelineView        *sel
                                                       double                 t0,
                                                       double                 t1);
 
+/* One zoom step (Ctrl+plus, one tap of W, the window's Zoom In): the view
+ * zooms in by this factor and out by its inverse. */
+#define PV_TIMELINE_VIEW_ZOOM_STEP 1.25
+
+/* The keys that zoom in, out and to fit, as GTK accelerator strings
+ * (NULL-terminated): the view binds them, and the application gives the
+ * same to its zoom actions (gtk_application_set_accels_for_action()). */
+extern const char *const pv_timeline_view_zoom_in_accels[];
+extern const char *const pv_timeline_view_zoom_out_accels[];
+extern const char *const pv_timeline_view_zoom_fit_accels[];
+
+/* Zooms by @factor (> 1: in) around the pointer, or the middle. */
 void              pv_timeline_view_zoom              (PvTimelineView        *self,
                                                       double                 factor);
 void              pv_timeline_view_zoom_fit          (PvTimelineView        *self);

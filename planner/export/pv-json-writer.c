@@ -12,10 +12,21 @@ pv_json_writer_init (PvJsonWriter *w)
 }
 
 char *
+pv_json_dup_valid_utf8 (const char *text)
+{
+  return g_utf8_validate (text, -1, NULL) ? g_strdup (text) : g_utf8_make_valid (text, -1);
+}
+
+char *
 pv_json_writer_finish (PvJsonWriter *w)
 {
+  g_autofree char *text = NULL;
+
   g_return_val_if_fail (w->depth == 0, NULL);
-  return g_string_free (g_steal_pointer (&w->out), FALSE);
+  text = g_string_free (g_steal_pointer (&w->out), FALSE);
+  if (g_utf8_validate (text, -1, NULL))
+    return g_steal_pointer (&text);
+  return g_utf8_make_valid (text, -1);
 }
 
 static void

@@ -19,8 +19,14 @@ typedef struct {
   gboolean has_items[PV_JSON_WRITER_MAX_DEPTH];
 } PvJsonWriter;
 
+/* A copy of JSON @text (g_free it) that is valid UTF-8, as JSON must be:
+ * each invalid sequence (a node name from a model need not be UTF-8; cJSON
+ * and this writer pass its bytes through) becomes U+FFFD. */
+char *pv_json_dup_valid_utf8 (const char *text);
+
 void pv_json_writer_init (PvJsonWriter *w);
-/* The text (every container closed); the writer is spent. Caller frees. */
+/* The text (every container closed), valid UTF-8 (see
+ * pv_json_dup_valid_utf8()); the writer is spent. Caller frees. */
 char *pv_json_writer_finish (PvJsonWriter *w);
 
 /* Each value takes a @key inside an object and NULL inside an array (or

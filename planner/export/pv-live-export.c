@@ -149,7 +149,7 @@ static char *
 print_json (cJSON *root)
 {
   char *text = cJSON_Print (root);
-  char *copy = g_strdup (text);
+  char *copy = pv_json_dup_valid_utf8 (text);
 
   cJSON_free (text);
   cJSON_Delete (root);

@@ -152,7 +152,7 @@ pv_plan_export_trace (const PvSession *s, PvPlannerKind kind)
 done:
   text = cJSON_PrintUnformatted (root);
   cJSON_Delete (root);
-  copy = g_strdup (text);
+  copy = pv_json_dup_valid_utf8 (text);
   cJSON_free (text);
   return copy;
 }

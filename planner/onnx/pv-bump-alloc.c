@@ -1,7 +1,9 @@
 #include "pv-bump-alloc.h"
 
-/* Blocks grow from 4 KiB to 1 MiB: small models stay small. */
+/* Blocks grow from 4 KiB (or what the caller asks for) to 1 MiB: small
+ * models stay small. */
 #define FIRST_BLOCK_SIZE (4 * 1024)
+#define MIN_BLOCK_SIZE 256
 #define BLOCK_SIZE (1024 * 1024)
 #define ALIGNMENT 8  /* what protobuf-c and our records need: int64, double, pointers */
 
@@ -15,9 +17,16 @@ struct _PvBumpAlloc {
 PvBumpAlloc *
 pv_bump_alloc_new (void)
 {
+  return pv_bump_alloc_new_sized (FIRST_BLOCK_SIZE);
+}
+
+PvBumpAlloc *
+pv_bump_alloc_new_sized (gsize first_block)
+{
   PvBumpAlloc *arena = g_new0 (PvBumpAlloc, 1);
 
   arena->blocks = g_ptr_array_new_with_free_func (g_free);
+  arena->block_size = CLAMP (first_block, MIN_BLOCK_SIZE, BLOCK_SIZE);
   return arena;
 }
 
@@ -47,7 +56,7 @@ pv_bump_alloc (PvBumpAlloc *arena, gsize size)
     }
   if (rounded > arena->left)
     {
-      gsize block = MAX (arena->block_size, FIRST_BLOCK_SIZE);
+      gsize block = arena->block_size;
       while (block < rounded)
         block *= 2;
       arena->block_size = MIN (block * 2, BLOCK_SIZE);

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 typedef struct _PvBumpAlloc PvBumpAlloc;
 
 PvBumpAlloc *pv_bump_alloc_new (void);
+/* The same, with a first block of about @first_block bytes (clamped to
+ * 256 B - 1 MiB) for a caller that knows it needs little. */
+PvBumpAlloc *pv_bump_alloc_new_sized (gsize first_block);
 /* Frees every allocation made from @arena. */
 void pv_bump_alloc_free (PvBumpAlloc *arena);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvBumpAlloc, pv_bump_alloc_free)

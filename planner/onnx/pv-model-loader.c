@@ -20,15 +20,35 @@
 
 /* ---- model ---- */
 
+/* Refuses a graph of more than @max_nodes nodes (0: no limit) before it is
+ * unpacked: the scan pages in no weights and allocates nothing per node. */
 static gboolean
-unpack_failure (const char *source, const guint8 *data, gsize len, GError **error)
+check_node_count (const char *source, guint64 n_nodes, guint64 max_nodes, GError **error)
+{
+  g_autofree char *memory = NULL, *time = NULL;
+  guint64 seconds;
+
+  if (max_nodes == 0 || n_nodes <= max_nodes)
+    return TRUE;
+  memory = g_format_size (n_nodes * PV_MODEL_BYTES_PER_NODE);
+  seconds = n_nodes / PV_MODEL_NODES_PER_SECOND;
+  g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_TOO_MANY_NODES,
+               "%s: %" G_GUINT64_FORMAT " nodes (subgraphs included), more than the limit of %" G_GUINT64_FORMAT
+               ": a plan of that size takes about %s of memory%s", source, n_nodes, max_nodes, memory,
+               seconds ? (time = g_strdup_printf (" and %" G_GUINT64_FORMAT " s", seconds)) : "");
+  return FALSE;
+}
+
+static gboolean
+unpack_failure (const char *source, const guint8 *data, gsize len, guint64 max_nodes, GError **error)
 {
   PvProtoScanResult scan;
   PvModelError code;
-  gboolean ok = pv_proto_scan (&onnx__model_proto__descriptor, data, len, MAX_MESSAGE_DEPTH, &scan);
+  gboolean ok = pv_proto_scan (&onnx__model_proto__descriptor, data, len, MAX_MESSAGE_DEPTH,
+                               &onnx__node_proto__descriptor, &scan);
 
   if (ok)
-    return TRUE;
+    return check_node_count (source, scan.n_counted, max_nodes, error);
   switch (scan.status)
     {
     case PV_PROTO_SCAN_TRUNCATED:
@@ -165,8 +185,8 @@ unpack_alloc (void *data, size_t size)
 }
 
 static PvModel *
-load_model (const guint8 *data, gsize len, const char *display_name, const char *folder, ReleaseBytes release,
-            gpointer release_data, GCancellable *cancellable, GError **error)
+load_model (const guint8 *data, gsize len, const char *display_name, const char *folder, guint64 max_nodes,
+            ReleaseBytes release, gpointer release_data, GCancellable *cancellable, GError **error)
 {
   Loader ld = { display_name, NULL, NULL, cancellable };
   g_autoptr (PvModel) model = NULL;
@@ -181,7 +201,7 @@ load_model (const guint8 *data, gsize len, const char *display_name, const char 
       g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_A_MODEL, "%s: the file is empty", display_name);
       goto fail;
     }
-  if (!unpack_failure (display_name, data, len, error))
+  if (!unpack_failure (display_name, data, len, max_nodes, error))
     goto fail;
   /* The message tree lives in the arena and goes with it; allocations go
    * through the cancellable wrapper. */
@@ -236,7 +256,8 @@ fail:
 PvModel *
 pv_model_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error)
 {
-  return load_model (data, len, display_name ? display_name : "model", NULL, NULL, NULL, NULL, error);
+  return load_model (data, len, display_name ? display_name : "model", NULL, PV_MODEL_DEFAULT_MAX_NODES, NULL, NULL,
+                     NULL, error);
 }
 
 PvModel *
@@ -247,6 +268,12 @@ pv_model_load_from_file (const char *path, GError **error)
 
 PvModel *
 pv_model_load_from_file_cancellable (const char *path, GCancellable *cancellable, GError **error)
+{
+  return pv_model_load_from_file_full (path, PV_MODEL_DEFAULT_MAX_NODES, cancellable, error);
+}
+
+PvModel *
+pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable *cancellable, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
   GMappedFile *file = g_mapped_file_new (path, FALSE, &local_error);
@@ -260,7 +287,7 @@ pv_model_load_from_file_cancellable (const char *path, GCancellable *cancellable
       return NULL;
     }
   return load_model ((const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file), name,
-                     folder, (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
+                     folder, max_nodes, (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
 }
 
 PvTensor *
@@ -271,7 +298,7 @@ pv_tensor_load_from_bytes (const guint8 *data, gsize len, const char *display_na
   PvProtoScanResult scan;
   Onnx__TensorProto *tp;
 
-  if (!pv_proto_scan (&onnx__tensor_proto__descriptor, data, len, 8, &scan))
+  if (!pv_proto_scan (&onnx__tensor_proto__descriptor, data, len, 8, NULL, &scan))
     {
       g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_PROTOBUF, "%s: not a TensorProto: at byte %" G_GSIZE_FORMAT
                    ", %s", display_name, scan.offset, scan.message);

@@ -12,6 +12,7 @@ typedef struct {
 typedef struct {
   const guint8 *base;
   int max_depth;
+  const ProtobufCMessageDescriptor *counted;
   PvProtoScanResult *result;
   GArray *path;         /* Frame */
 } Scan;
@@ -242,6 +243,8 @@ scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, 
         return fail (scan, PV_PROTO_SCAN_TOO_DEEP, tag_at, field,
                      "messages nested more than %d deep", scan->max_depth);
       Frame frame = { fd, field_info.index };
+      if (fd->descriptor == scan->counted)
+        scan->result->n_counted++;
       g_array_append_val (scan->path, frame);
       ok = scan_message (scan, fd->descriptor, payload, payload + len);
       g_array_set_size (scan->path, scan->path->len - 1);
@@ -278,9 +281,9 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, const guint8 *
 
 gboolean
 pv_proto_scan (const ProtobufCMessageDescriptor *descriptor, const guint8 *data, gsize len, int max_depth,
-               PvProtoScanResult *result)
+               const ProtobufCMessageDescriptor *counted, PvProtoScanResult *result)
 {
-  Scan scan = { data, max_depth, result, g_array_new (FALSE, FALSE, sizeof (Frame)) };
+  Scan scan = { data, max_depth, counted, result, g_array_new (FALSE, FALSE, sizeof (Frame)) };
   gboolean ok;
 
   memset (result, 0, sizeof *result);

@@ -34,17 +34,20 @@ typedef struct {
   char *path;          /* "graph.node[3].attribute[0].g.initializer[1]" */
   char *message;       /* one sentence, no file name */
   char *string_head;   /* NUL_IN_STRING: the string's bytes before the NUL */
+  guint64 n_counted;   /* messages of the counted type met, nested ones too */
 } PvProtoScanResult;
 
 void pv_proto_scan_result_clear (PvProtoScanResult *result);
 
 /* Walks @data as a message of type @descriptor, at most @max_depth messages
- * deep. Returns TRUE when protobuf-c will be able to unpack it; otherwise
- * fills @result with the first fault. */
+ * deep, counting the messages of type @counted (may be NULL) in
+ * @result->n_counted. Returns TRUE when protobuf-c will be able to unpack
+ * it; otherwise fills @result with the first fault. */
 gboolean pv_proto_scan (const ProtobufCMessageDescriptor *descriptor,
                         const guint8 *data,
                         gsize len,
                         int max_depth,
+                        const ProtobufCMessageDescriptor *counted,
                         PvProtoScanResult *result);
 
 G_END_DECLS

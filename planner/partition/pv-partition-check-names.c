@@ -76,14 +76,30 @@ device_text (int device)
   return n ? g_strdup_printf ("%s (%d)", n, device) : g_strdup_printf ("%d", device);
 }
 
+/* The longest names that get a "did you mean": a row of the edit distance
+ * then fits on the stack (one heap block per node compared was a third of
+ * the name pass). */
+#define MAX_SUGGEST_LEN 256
+
+/* The fuzzers' coverage feedback skips the edit distance: its comparisons
+ * are arithmetic on lengths, not decisions about the input, and tracing
+ * each cell's three MIN()s made it most of a check's time in the fuzz
+ * build (clang 13+; -fsanitize=fuzzer-no-link). */
+#if defined(__clang__) && __clang_major__ >= 13
+#define NO_FUZZ_COVERAGE __attribute__ ((no_sanitize ("coverage"), noinline))
+#else
+#define NO_FUZZ_COVERAGE
+#endif
+
 /* Edit distance counting a swap of two neighbouring bytes as one edit
- * (optimal string alignment); gives up above @limit. */
-static guint
+ * (optimal string alignment); gives up above @limit. @lb ≤ MAX_SUGGEST_LEN. */
+NO_FUZZ_COVERAGE static guint
 edit_distance (const char *a, gsize la, const char *b, gsize lb, guint limit)
 {
-  g_autofree guint *rows = g_new (guint, 3 * (lb + 1));
+  guint rows[3 * (MAX_SUGGEST_LEN + 1)];
   guint *prev2 = rows, *prev = rows + lb + 1, *cur = rows + 2 * (lb + 1);
 
+  g_assert (lb <= MAX_SUGGEST_LEN);
   for (gsize j = 0; j <= lb; j++)
     prev[j] = (guint) j;
   for (gsize i = 1; i <= la; i++)
@@ -111,9 +127,12 @@ edit_distance (const char *a, gsize la, const char *b, gsize lb, guint limit)
   return prev[lb];
 }
 
-/* Up to 3 main-graph names nearest to @name: "; did you mean "A", "B" or "C"?" or "". */
+/* Up to 3 main-graph names nearest to @name: "; did you mean "A", "B" or "C"?" or "".
+ * Nearest first, then first in ORT's order. Only the first node of each name
+ * (its name owner) is compared: a later node of the same name is as near
+ * and would come after it. @name_lens holds strlen() of each node's name. */
 static char *
-suggestions (const Checker *c, const char *name, gsize len)
+suggestions (const Checker *c, const gsize *name_lens, const char *name, gsize len)
 {
   guint limit = len <= 3 ? 1 : MAX (2, (guint) (len / 3));
   int best[3] = { -1, -1, -1 };
@@ -122,21 +141,16 @@ suggestions (const Checker *c, const char *name, gsize len)
   GString *out;
   int n = 0;
 
-  if (len > 256)
+  if (len > MAX_SUGGEST_LEN)
     return g_strdup ("");
   for (int i = 0; i < g->n_nodes; i++)
     {
-      const PvNode *node = &g->nodes[g->order[i]];
-      gsize nl = strlen (node->name);
+      int id = g->order[i];
+      gsize nl = name_lens[id];
       guint d;
-      gboolean dup = FALSE;
-      if ((nl > len ? nl - len : len - nl) > limit || nl > 256)
+      if (g->name_owners[id] != id || (nl > len ? nl - len : len - nl) > limit || nl > MAX_SUGGEST_LEN)
         continue;
-      for (int k = 0; k < 3; k++)
-        dup |= best[k] >= 0 && strcmp (g->nodes[best[k]].name, node->name) == 0;
-      if (dup)
-        continue;
-      d = edit_distance (name, len, node->name, nl, limit);
+      d = edit_distance (name, len, g->nodes[id].name, nl, limit);
       if (d > limit)
         continue;
       for (int k = 0; k < 3; k++)
@@ -148,7 +162,7 @@ suggestions (const Checker *c, const char *name, gsize len)
                 best[m] = best[m - 1];
               }
             dist[k] = d;
-            best[k] = g->order[i];
+            best[k] = id;
             break;
           }
     }
@@ -158,7 +172,7 @@ suggestions (const Checker *c, const char *name, gsize len)
   for (int k = 0; k < n; k++)
     {
       g_string_append (out, k == 0 ? "; did you mean " : k + 1 == n ? " or " : ", ");
-      pv_partition_append_quoted (out, g->nodes[best[k]].name, strlen (g->nodes[best[k]].name));
+      pv_partition_append_quoted (out, g->nodes[best[k]].name, name_lens[best[k]]);
     }
   if (n)
     g_string_append_c (out, '?');
@@ -250,6 +264,7 @@ typedef struct {
   GArray *occurrences;          /* Occurrence */
   GHashTable *suggested;        /* quoted unknown name -> its hint */
   guint n_suggested;
+  gsize *name_lens;             /* node id -> strlen of its name, made for the first hint */
 } Names;
 
 /* A name no node of the main graph has: say where it is, or what is near. */
@@ -271,7 +286,13 @@ report_unknown (Names *n, const PvJsonValue *name)
   if (hint == NULL && n->n_suggested < MAX_SUGGESTED_NAMES)
     {
       n->n_suggested++;
-      hint = has_nul ? g_strdup ("") : suggestions (c, name->str, name->len);
+      if (!has_nul && n->name_lens == NULL)
+        {
+          n->name_lens = g_new (gsize, MAX (c->graph->n_nodes, 1));
+          for (int i = 0; i < c->graph->n_nodes; i++)
+            n->name_lens[i] = strlen (c->graph->nodes[i].name);
+        }
+      hint = has_nul ? g_strdup ("") : suggestions (c, n->name_lens, name->str, name->len);
       g_hash_table_insert (n->suggested, g_strdup (shown), (gpointer) hint);
     }
   _pv_check_add (c, name->offset, F_NO_SUCH_NODE, shown, hint ? hint : "");
@@ -469,7 +490,7 @@ _pv_check_names (Checker *c)
   g_autoptr (GHashTable) suggested = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (GArray) occurrences = g_array_new (FALSE, FALSE, sizeof (Occurrence));
   Names n = { c, { tables, tables + n_nodes, tables + 2 * n_nodes, tables + 3 * n_nodes, tables + 4 * n_nodes },
-              occurrences, suggested, 0 };
+              occurrences, suggested, 0, NULL };
 
   assign_names (&n);
   report_duplicates (&n);
@@ -477,4 +498,5 @@ _pv_check_names (Checker *c)
   for (guint s = 0; s < c->streams->len; s++)
     check_built_stream (&n, s);
   check_empty_streams (c);
+  g_free (n.name_lens);
 }

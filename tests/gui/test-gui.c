@@ -738,6 +738,37 @@ test_load_error (Fixture *fx, gconstpointer data)
   pv_window_show_error (fx->window, pv_window_get_error (fx->window) ? NULL : "broken.onnx: not an ONNX model (shown again for the screenshot)");
 }
 
+/* A model over the node limit is refused with what it would cost, stays in
+ * Recent, and "Open Anyway" plans it; the limit stays for the next load. */
+static void
+test_node_limit (Fixture *fx, gconstpointer data)
+{
+  g_autofree char *path = data_path ("transformer.onnx");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  PvTimelineModel *before = pv_timeline_view_get_model (fx->view);
+
+  pv_document_set_max_nodes (fx->document, 5);
+  pv_recent_add_model (gtk_recent_manager_get_default (), file);
+  pv_window_open (fx->window, file, NULL);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_nonnull (pv_window_get_error (fx->window));
+  g_test_message ("%s", pv_window_get_error (fx->window));
+  g_assert_nonnull (strstr (pv_window_get_error (fx->window), "transformer.onnx: 70 nodes (subgraphs included), "
+                                                               "more than the limit of 5"));
+  g_assert_true (recent_lists (file));
+  g_assert_cmpstr (pv_document_get_title (fx->document), ==, "wide_branches.onnx");
+  g_assert_true (pv_timeline_view_get_model (fx->view) == before);
+  spin (1000); /* the error bar slides in */
+  save_widget_screenshot (GTK_WIDGET (fx->window), "gui-open-node-limit-refused.png");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fx->window), "win.open-anyway", NULL));
+  g_assert_true (wait_until (fx, settled));
+  g_assert_null (pv_window_get_error (fx->window));
+  g_assert_cmpstr (pv_document_get_title (fx->document), ==, "transformer.onnx");
+  g_assert_cmpint (pv_timeline_view_get_model (fx->view)->n_kernels, ==, 49);
+  g_assert_cmpuint (pv_document_get_max_nodes (fx->document), ==, 5);
+}
+
 static void
 test_load_cancel (Fixture *fx, gconstpointer data)
 {
@@ -931,6 +962,7 @@ main (int argc, char **argv)
   ADD ("/gui/open/error", test_load_error, NULL);
   ADD ("/gui/open/no-shape-rule", test_no_shape_rule, NULL);
   ADD ("/gui/open/cancel", test_load_cancel, NULL);
+  ADD ("/gui/open/node-limit", test_node_limit, NULL);
   ADD ("/gui/edit/replans", test_edit_replans, NULL);
   ADD ("/gui/edit/broken-json", test_broken_json, NULL);
   ADD ("/gui/edit/refused", test_refused_config, NULL);

@@ -224,6 +224,26 @@ test_int64 (void)
     }
 }
 
+/* A name that is not UTF-8 (a model may hold any bytes) comes out as
+ * U+FFFD: JSON must be UTF-8 (fuzz-pipeline found the plan export passing
+ * the bytes through: corpus/pipeline/regression-invalid-utf8-name.onnx). */
+static void
+test_invalid_utf8 (void)
+{
+  PvJsonWriter w;
+  g_autofree char *text = NULL, *copy = NULL;
+
+  pv_json_writer_init (&w);
+  pv_json_begin_object (&w, NULL);
+  pv_json_string (&w, "node", "a\x95\x9a\"b");
+  pv_json_string (&w, "\xff", "ok");
+  pv_json_end_object (&w);
+  text = pv_json_writer_finish (&w);
+  g_assert_cmpstr (text, ==, "{\n\t\"node\":\t\"a\xef\xbf\xbd\xef\xbf\xbd\\\"b\",\n\t\"\xef\xbf\xbd\":\t\"ok\"\n}");
+  copy = pv_json_dup_valid_utf8 ("[\"\xc3\"]");
+  g_assert_cmpstr (copy, ==, "[\"\xef\xbf\xbd\"]");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -231,5 +251,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json-writer/random-trees", test_random_trees);
   g_test_add_func ("/json-writer/numbers", test_numbers);
   g_test_add_func ("/json-writer/int64", test_int64);
+  g_test_add_func ("/json-writer/invalid-utf8", test_invalid_utf8);
   return g_test_run ();
 }

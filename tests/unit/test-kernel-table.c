@@ -4,6 +4,7 @@
 #include <glib/gstdio.h>
 #include <unistd.h>
 #include <string.h>
+#include <time.h>
 
 #include "pv-element-type.h"
 #include "pv-kernel-table.h"
@@ -485,7 +486,7 @@ test_big_file_linear (gconstpointer data)
   g_autoptr (GError) error = NULL;
   g_autoptr (PvKernelTable) t = defaults ();
   const PvKernelDef *def;
-  gint64 start;
+  clock_t start;
 
   for (int i = 0; i < 40000; i++)
     {
@@ -497,11 +498,13 @@ test_big_file_linear (gconstpointer data)
                                 i ? ",\n" : "", i);
     }
   g_string_append (json, "]}\n");
-  start = g_get_monotonic_time ();
+  /* CPU time, not wall time: a loaded machine must not fail the test. The
+   * quadratic reader took 27 s; the linear one ~0.3 s (1.2 s under ASan). */
+  start = clock ();
   g_assert_true (pv_kernel_table_merge_data (t, json->str, json->len, "big.json", &error));
   g_assert_no_error (error);
-  g_test_message ("40k entries merged in %.3f s", (g_get_monotonic_time () - start) / 1e6);
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+  g_test_message ("40k entries merged in %.3f s of CPU", (double) (clock () - start) / CLOCKS_PER_SEC);
+  g_assert_cmpfloat ((double) (clock () - start) / CLOCKS_PER_SEC, <, 5.0);
   if (one_op)
     {
       /* Odd opsets are the file's; even ones keep the built-in Relu. */

@@ -52,6 +52,73 @@ trace_flow (cJSON *events, const char *ph, int id, int tid, double ts, const cha
   cJSON_AddItemToArray (events, e);
 }
 
+/* One track per buffer of the plan @kind names (ORT's buffers, slots or
+ * arena rows), each value a slice on its buffer's track while it lives. */
+static void
+trace_memory_tracks (cJSON *events, const PvSession *s, PvPlannerKind kind)
+{
+  const PvGraph *g = s->graph;
+  const PvSchedule *sched = s->schedule;
+  /* Arena rows: one per distinct offset, numbered in first-seen order. */
+  g_autoptr (GHashTable) rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autofree int *arena_index = g_new (int, MAX (g->n_values, 1));
+
+  for (int v = 0; v < g->n_values; v++)
+    arena_index[v] = -1;
+  for (int i = 0; i < s->n_arena_values; i++)
+    arena_index[s->arena_values[i]] = i;
+  for (int v = 0; v < g->n_values; v++)
+    {
+      gint64 track = -1;
+      const PvSpan *span = &sched->value_spans[v];
+      if (span->start < 0)
+        continue;
+      if (kind == PV_PLANNER_SLOTS)
+        track = s->slots->slot_of[v];
+      else if (kind == PV_PLANNER_ORT && g->values[v].ort_index >= 0)
+        {
+          const PvOrtValuePlan *vp = &s->ort->values[g->values[v].ort_index];
+          if (vp->kind == PV_ORT_ALLOC_ALLOCATE || vp->kind == PV_ORT_ALLOC_REUSE ||
+              vp->kind == PV_ORT_ALLOC_ALLOCATE_OUTPUT)
+            track = vp->reused_buffer;
+        }
+      else if (kind == PV_PLANNER_ARENA && arena_index[v] >= 0)
+        {
+          gint64 offset = (gint64) s->arena->offsets[arena_index[v]];
+          gpointer row = g_hash_table_lookup (rows, &offset);
+          if (row == NULL)
+            {
+              row = GINT_TO_POINTER (g_hash_table_size (rows) + 1);
+              g_hash_table_insert (rows, g_memdup2 (&offset, sizeof offset), row);
+            }
+          track = GPOINTER_TO_INT (row) - 1;
+        }
+      if (track < 0)
+        continue;
+      trace_slice (events, 2, (int) track, span->start, MAX (span->end, span->start + 0.5), g->values[v].name,
+                   "value");
+    }
+}
+
+/* Live bytes per device as counters. */
+static void
+trace_live_bytes (cJSON *events, const PvSchedule *sched)
+{
+  for (int c = 0; c < sched->n_curves; c++)
+    for (int i = 0; i < sched->curves[c].n_points; i++)
+      {
+        cJSON *e = cJSON_CreateObject ();
+        cJSON *args = cJSON_AddObjectToObject (e, "args");
+        g_autofree char *series = g_strdup_printf ("device %d", sched->curves[c].device);
+        cJSON_AddStringToObject (e, "ph", "C");
+        cJSON_AddStringToObject (e, "name", "live bytes");
+        cJSON_AddNumberToObject (e, "pid", 1);
+        cJSON_AddNumberToObject (e, "ts", sched->curves[c].points[i].time * US_PER_UNIT);
+        cJSON_AddItemToObject (args, series, pv_cjson_uint64 (sched->curves[c].points[i].bytes));
+        cJSON_AddItemToArray (events, e);
+      }
+}
+
 char *
 pv_plan_export_trace (const PvSession *s, PvPlannerKind kind)
 {
@@ -95,60 +162,8 @@ pv_plan_export_trace (const PvSession *s, PvPlannerKind kind)
     }
   /* Memory tracks. */
   if (!s->slots->deferred)
-    {
-      /* Arena rows: one per distinct offset, numbered in first-seen order. */
-      g_autoptr (GHashTable) rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-      g_autofree int *arena_index = g_new (int, MAX (g->n_values, 1));
-      for (int v = 0; v < g->n_values; v++)
-        arena_index[v] = -1;
-      for (int i = 0; i < s->n_arena_values; i++)
-        arena_index[s->arena_values[i]] = i;
-      for (int v = 0; v < g->n_values; v++)
-        {
-          gint64 track = -1;
-          const PvSpan *span = &sched->value_spans[v];
-          if (span->start < 0)
-            continue;
-          if (kind == PV_PLANNER_SLOTS)
-            track = s->slots->slot_of[v];
-          else if (kind == PV_PLANNER_ORT && g->values[v].ort_index >= 0)
-            {
-              const PvOrtValuePlan *vp = &s->ort->values[g->values[v].ort_index];
-              if (vp->kind == PV_ORT_ALLOC_ALLOCATE || vp->kind == PV_ORT_ALLOC_REUSE ||
-                  vp->kind == PV_ORT_ALLOC_ALLOCATE_OUTPUT)
-                track = vp->reused_buffer;
-            }
-          else if (kind == PV_PLANNER_ARENA && arena_index[v] >= 0)
-            {
-              gint64 offset = (gint64) s->arena->offsets[arena_index[v]];
-              gpointer row = g_hash_table_lookup (rows, &offset);
-              if (row == NULL)
-                {
-                  row = GINT_TO_POINTER (g_hash_table_size (rows) + 1);
-                  g_hash_table_insert (rows, g_memdup2 (&offset, sizeof offset), row);
-                }
-              track = GPOINTER_TO_INT (row) - 1;
-            }
-          if (track < 0)
-            continue;
-          trace_slice (events, 2, (int) track, span->start, MAX (span->end, span->start + 0.5), g->values[v].name,
-                       "value");
-        }
-    }
-  /* Live bytes per device as counters. */
-  for (int c = 0; c < sched->n_curves; c++)
-    for (int i = 0; i < sched->curves[c].n_points; i++)
-      {
-        cJSON *e = cJSON_CreateObject ();
-        cJSON *args = cJSON_AddObjectToObject (e, "args");
-        g_autofree char *series = g_strdup_printf ("device %d", sched->curves[c].device);
-        cJSON_AddStringToObject (e, "ph", "C");
-        cJSON_AddStringToObject (e, "name", "live bytes");
-        cJSON_AddNumberToObject (e, "pid", 1);
-        cJSON_AddNumberToObject (e, "ts", sched->curves[c].points[i].time * US_PER_UNIT);
-        cJSON_AddItemToObject (args, series, pv_cjson_uint64 (sched->curves[c].points[i].bytes));
-        cJSON_AddItemToArray (events, e);
-      }
+    trace_memory_tracks (events, s, kind);
+  trace_live_bytes (events, sched);
 done:
   text = cJSON_PrintUnformatted (root);
   cJSON_Delete (root);

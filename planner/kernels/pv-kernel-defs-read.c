@@ -326,6 +326,118 @@ find_overlap (GHashTable *seen, const Entry *e)
   return found;
 }
 
+/* The strict scan of @src (no NUL byte, one JSON value and nothing after
+ * it): what cJSON is let read. Fills @values and @keys with the positions
+ * of values and keys in document order. */
+static gboolean
+scan_syntax (const Source *src, GArray *values, GArray *keys, GError **error)
+{
+  Scanner scanner = { src, 0, values, keys, error };
+  const void *nul = memchr (src->text, '\0', src->len);
+
+  if (nul != NULL)
+    {
+      _pv_kdefs_set_error (error, src, PV_KERNEL_TABLE_ERROR_SYNTAX, (gsize) ((const char *) nul - src->text),
+                           "the file contains a NUL byte");
+      return FALSE;
+    }
+  _pv_kdefs_skip_ws (&scanner);
+  if (scanner.pos >= src->len)
+    {
+      _pv_kdefs_set_error (error, src, PV_KERNEL_TABLE_ERROR_SYNTAX, scanner.pos, "the file is empty");
+      return FALSE;
+    }
+  if (!_pv_kdefs_scan_value (&scanner, 0))
+    return FALSE;
+  _pv_kdefs_skip_ws (&scanner);
+  if (scanner.pos < src->len)
+    {
+      _pv_kdefs_scan_fail (&scanner, scanner.pos, "expected the end of the file after the JSON value");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The "kernels" array of the top-level object @root (whose only other key
+ * may be a string "comment"); NULL after an error. */
+static const cJSON *
+find_kernels (Reader *reader, const cJSON *root)
+{
+  const Positions *pos = reader->pos;
+  const cJSON *kernels = NULL;
+
+  if (!cJSON_IsObject (root))
+    {
+      invalid (reader, _pv_kdefs_value_offset (pos, root), "the top level must be an object with a \"kernels\" array");
+      return NULL;
+    }
+  for (const cJSON *m = root->child; m; m = m->next)
+    {
+      if (strcmp (m->string, "kernels") == 0)
+        {
+          if (kernels != NULL)
+            {
+              invalid (reader, _pv_kdefs_key_offset (pos, m), "\"kernels\" appears twice");
+              return NULL;
+            }
+          kernels = m;
+        }
+      else if (strcmp (m->string, "comment") == 0)
+        {
+          if (!cJSON_IsString (m))
+            {
+              invalid (reader, _pv_kdefs_value_offset (pos, m), "\"comment\" must be a string");
+              return NULL;
+            }
+        }
+      else
+        {
+          invalid (reader, _pv_kdefs_key_offset (pos, m), "unknown key \"%s\" (expected \"kernels\")", m->string);
+          return NULL;
+        }
+    }
+  if (kernels == NULL)
+    {
+      invalid (reader, _pv_kdefs_value_offset (pos, root), "missing \"kernels\" array");
+      return NULL;
+    }
+  if (!cJSON_IsArray (kernels))
+    {
+      invalid (reader, _pv_kdefs_value_offset (pos, kernels), "\"kernels\" must be an array");
+      return NULL;
+    }
+  return kernels;
+}
+
+/* Reads every entry of @kernels into @entries; FALSE at the first that is
+ * invalid or whose opsets overlap an earlier one's. */
+static gboolean
+read_entries (Reader *reader, const cJSON *kernels, GPtrArray *entries)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                       (GDestroyNotify) g_sequence_free);
+  int index = 0;
+
+  for (const cJSON *item = kernels->child; item; item = item->next, index++)
+    {
+      Entry *e = g_new0 (Entry, 1);
+      const Entry *o;
+      g_ptr_array_add (entries, e);
+      if (!read_entry (reader, item, index, e))
+        return FALSE;
+      o = find_overlap (seen, e);
+      if (o != NULL)
+        {
+          g_autofree char *mine = range_text (e->def.since_first, e->def.since_last);
+          g_autofree char *theirs = range_text (o->def.since_first, o->def.since_last);
+          invalid (reader, e->offset, "kernels[%d] (%s%s%s, opsets %s) overlaps kernels[%d] (opsets %s)", index,
+                   e->def.domain, e->def.domain[0] ? ":" : "", e->def.op_type, mine, o->index, theirs);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* Parses a whole file into entries (Entry*, file order). */
 GPtrArray *
 _pv_kdefs_read_file (const Source *src, GStringChunk *strings, GError **error)
@@ -333,38 +445,14 @@ _pv_kdefs_read_file (const Source *src, GStringChunk *strings, GError **error)
   g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (_pv_kdefs_entry_free);
-  Scanner scanner = { src, 0, values, keys, error };
   Positions pos = { 0 };
   Reader reader = { src, &pos, strings, error, 0, 1 };
-  cJSON *root, *kernels = NULL;
-  gboolean ok = FALSE;
-  g_autoptr (GHashTable) seen = NULL;
-  const Entry *o;
-  const void *nul;
-  int index = 0;
+  const cJSON *kernels;
+  cJSON *root;
+  gboolean ok;
 
-  nul = memchr (src->text, '\0', src->len);
-  if (nul != NULL)
-    {
-      _pv_kdefs_set_error (error, src, PV_KERNEL_TABLE_ERROR_SYNTAX, (gsize) ((const char *) nul - src->text),
-                           "the file contains a NUL byte");
-      return NULL;
-    }
-  _pv_kdefs_skip_ws (&scanner);
-  if (scanner.pos >= src->len)
-    {
-      _pv_kdefs_set_error (error, src, PV_KERNEL_TABLE_ERROR_SYNTAX, scanner.pos, "the file is empty");
-      return NULL;
-    }
-  if (!_pv_kdefs_scan_value (&scanner, 0))
+  if (!scan_syntax (src, values, keys, error))
     return NULL;
-  _pv_kdefs_skip_ws (&scanner);
-  if (scanner.pos < src->len)
-    {
-      _pv_kdefs_scan_fail (&scanner, scanner.pos, "expected the end of the file after the JSON value");
-      return NULL;
-    }
-
   {
     /* cJSON wants the terminating NUL inside the length it is given. */
     g_autofree char *copy = g_strndup (src->text, src->len);
@@ -381,67 +469,9 @@ _pv_kdefs_read_file (const Source *src, GStringChunk *strings, GError **error)
   g_clear_pointer (&values, g_array_unref);
   g_clear_pointer (&keys, g_array_unref);
 
-  if (!cJSON_IsObject (root))
-    {
-      invalid (&reader, _pv_kdefs_value_offset (&pos, root),
-               "the top level must be an object with a \"kernels\" array");
-      goto out;
-    }
-  for (const cJSON *m = root->child; m; m = m->next)
-    {
-      if (strcmp (m->string, "kernels") == 0)
-        {
-          if (kernels != NULL)
-            {
-              invalid (&reader, _pv_kdefs_key_offset (&pos, m), "\"kernels\" appears twice");
-              goto out;
-            }
-          kernels = (cJSON *) m;
-        }
-      else if (strcmp (m->string, "comment") == 0)
-        {
-          if (!cJSON_IsString (m))
-            {
-              invalid (&reader, _pv_kdefs_value_offset (&pos, m), "\"comment\" must be a string");
-              goto out;
-            }
-        }
-      else
-        {
-          invalid (&reader, _pv_kdefs_key_offset (&pos, m), "unknown key \"%s\" (expected \"kernels\")", m->string);
-          goto out;
-        }
-    }
-  if (kernels == NULL)
-    {
-      invalid (&reader, _pv_kdefs_value_offset (&pos, root), "missing \"kernels\" array");
-      goto out;
-    }
-  if (!cJSON_IsArray (kernels))
-    {
-      invalid (&reader, _pv_kdefs_value_offset (&pos, kernels), "\"kernels\" must be an array");
-      goto out;
-    }
-  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_sequence_free);
-  for (const cJSON *item = kernels->child; item; item = item->next, index++)
-    {
-      Entry *e = g_new0 (Entry, 1);
-      g_ptr_array_add (entries, e);
-      if (!read_entry (&reader, item, index, e))
-        goto out;
-      o = find_overlap (seen, e);
-      if (o != NULL)
-        {
-          g_autofree char *mine = range_text (e->def.since_first, e->def.since_last);
-          g_autofree char *theirs = range_text (o->def.since_first, o->def.since_last);
-          invalid (&reader, e->offset, "kernels[%d] (%s%s%s, opsets %s) overlaps kernels[%d] (opsets %s)", index,
-                   e->def.domain, e->def.domain[0] ? ":" : "", e->def.op_type, mine, o->index, theirs);
-          goto out;
-        }
-    }
-  ok = TRUE;
+  kernels = find_kernels (&reader, root);
+  ok = kernels != NULL && read_entries (&reader, kernels, entries);
 
-out:
   _pv_kdefs_positions_clear (&pos);
   cJSON_Delete (root);
   return ok ? g_steal_pointer (&entries) : NULL;

@@ -260,11 +260,11 @@ plan_node_order (GraphBuild *gb, const Onnx__GraphProto *gp)
     }
 }
 
-/* Graph inputs, initializers and the initializers ORT makes of Constant nodes. */
+/* The graph inputs, as values in their order; FALSE when one is listed
+ * twice. */
 static gboolean
-add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
+add_input_values (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
 {
-  GArray *initializers = g_array_new (FALSE, FALSE, sizeof (int));
   PvGraph *graph = gb->graph;
 
   graph->n_inputs = (int) gp->n_input;
@@ -275,12 +275,18 @@ add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       if (pv_graph_find_value (graph, name) >= 0)
         {
           set_error (gb, error, PV_MODEL_ERROR_DUPLICATE_PRODUCER, "graph input “%s” is listed twice", name);
-          g_array_unref (initializers);
           return FALSE;
         }
       graph->inputs[i] = add_value (gb, name, PV_VALUE_GRAPH_INPUT);
     }
+  return TRUE;
+}
 
+/* The initializers, dense then sparse, their value ids appended to
+ * @initializers; FALSE when one is defined twice or loading is cancelled. */
+static gboolean
+add_initializers (GraphBuild *gb, const Onnx__GraphProto *gp, GArray *initializers, GError **error)
+{
   for (size_t i = 0; i < gp->n_initializer + gp->n_sparse_initializer; i++)
     {
       gboolean sparse = i >= gp->n_initializer;
@@ -290,17 +296,13 @@ add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       int id;
 
       if (load_cancelled (gb->ld, i, error))
-        {
-          g_array_unref (initializers);
-          return FALSE;
-        }
+        return FALSE;
       if (name == NULL)
         name = "";
-      id = pv_graph_find_value (graph, name);
+      id = pv_graph_find_value (gb->graph, name);
       if (id >= 0 && (value_at (gb, id)->flags & PV_VALUE_INITIALIZER))
         {
           set_error (gb, error, PV_MODEL_ERROR_DUPLICATE_PRODUCER, "initializer “%s” is defined twice", name);
-          g_array_unref (initializers);
           return FALSE;
         }
       if (id < 0)
@@ -309,7 +311,15 @@ add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       value_at (gb, id)->initializer = tp ? _pv_loader_tensor_from_proto (tp) : _pv_loader_tensor_from_sparse (sp);
       g_array_append_val (initializers, id);
     }
+  return TRUE;
+}
 
+/* The initializers ORT makes of Constant nodes, their value ids appended
+ * to @initializers; FALSE for a Constant without one named output or a
+ * value, or whose output is already a graph input or initializer. */
+static gboolean
+add_constant_initializers (GraphBuild *gb, const Onnx__GraphProto *gp, GArray *initializers, GError **error)
+{
   for (size_t i = 0; i < gp->n_node; i++)
     {
       const Onnx__NodeProto *np = gp->node[i];
@@ -324,7 +334,6 @@ add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
         {
           what = describe_node (np, (int) i);
           set_error (gb, error, PV_MODEL_ERROR_INVALID, "%s must have exactly one named output", what);
-          g_array_unref (initializers);
           return FALSE;
         }
       tensor = _pv_loader_constant_tensor (np);
@@ -332,16 +341,14 @@ add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
         {
           what = describe_node (np, (int) i);
           set_error (gb, error, PV_MODEL_ERROR_INVALID, "%s has no value attribute", what);
-          g_array_unref (initializers);
           return FALSE;
         }
-      if (pv_graph_find_value (graph, np->output[0]) >= 0)
+      if (pv_graph_find_value (gb->graph, np->output[0]) >= 0)
         {
           what = describe_node (np, (int) i);
           set_error (gb, error, PV_MODEL_ERROR_DUPLICATE_PRODUCER,
                      "value “%s” is produced by %s and is also a graph input or initializer", np->output[0], what);
           pv_tensor_free (tensor);
-          g_array_unref (initializers);
           return FALSE;
         }
       id = add_value (gb, np->output[0], PV_VALUE_INITIALIZER | PV_VALUE_FROM_CONSTANT);
@@ -349,12 +356,25 @@ add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
       g_array_append_val (initializers, id);
       gb->ld->model->n_constant_nodes++;
     }
+  return TRUE;
+}
+
+/* Graph inputs, initializers and the initializers ORT makes of Constant nodes. */
+static gboolean
+add_graph_inputs (GraphBuild *gb, const Onnx__GraphProto *gp, GError **error)
+{
+  g_autoptr (GArray) initializers = g_array_new (FALSE, FALSE, sizeof (int));
+  PvGraph *graph = gb->graph;
+
+  if (!add_input_values (gb, gp, error) || !add_initializers (gb, gp, initializers, error)
+      || !add_constant_initializers (gb, gp, initializers, error))
+    return FALSE;
 
   /* Before IR version 4 ORT also lists Constant-made initializers as graph
    * inputs, which moves them up in the OrtValue order. */
   graph->constants_listed_as_inputs = gb->ld->model->ir_version < 4;
   graph->n_initializers = (int) initializers->len;
-  graph->initializers = (int *) g_array_free (initializers, FALSE);
+  graph->initializers = (int *) g_array_free (g_steal_pointer (&initializers), FALSE);
   for (int i = 0; i < graph->n_initializers; i++)
     {
       PvValue *v = value_at (gb, graph->initializers[i]);

@@ -16,7 +16,8 @@
 
 #include <string.h>
 
-#include "pv-ort-reuse-private.h"
+#include "pv-error.h"
+#include "pv-ort-allocation-plan-private.h"
 
 /* ---- the free list ---- */
 

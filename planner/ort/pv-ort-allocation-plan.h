@@ -4,7 +4,7 @@
 #pragma once
 
 #include "pv-ort-graph-view.h"
-#include "pv-ort-plan.h"
+#include "pv-ort-plan-types.h"
 #include "pv-ort-shape-classes.h"
 
 G_BEGIN_DECLS

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "pv-ort-graph-view.h"
-#include "pv-ort-plan.h"
+#include "pv-ort-plan-types.h"
 
 G_BEGIN_DECLS
 

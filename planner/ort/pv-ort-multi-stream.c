@@ -9,7 +9,7 @@
  * size: the first waiting value whose producer runs after the node and
  * after every consumer of the output takes it (TryReuseOutput). An output
  * nobody takes starts waiting itself. */
-#include "pv-ort-reuse-private.h"
+#include "pv-ort-allocation-plan-private.h"
 
 #include <string.h>
 

@@ -48,37 +48,6 @@ ep_device (int device_type, MemType mem)
   return d;
 }
 
-gboolean
-pv_ort_device_equal (const PvOrtDevice *a, const PvOrtDevice *b)
-{
-  return a->type == b->type && a->mem_type == b->mem_type && a->vendor == b->vendor && a->id == b->id
-         && a->alignment == b->alignment;
-}
-
-char *
-pv_ort_device_to_string (const PvOrtDevice *d)
-{
-  return g_strdup_printf ("Device:[DeviceType:%d MemoryType:%d VendorId:%u DeviceId:%d Alignment:%" G_GSIZE_FORMAT "]",
-                          d->type, d->mem_type, d->vendor, d->id, d->alignment);
-}
-
-const char *
-pv_ort_alloc_kind_name (PvOrtAllocKind kind)
-{
-  switch (kind)
-    {
-    case PV_ORT_ALLOC_ALLOCATE: return "Allocate";
-    case PV_ORT_ALLOC_ALLOCATE_STATICALLY: return "AllocateStatically";
-    case PV_ORT_ALLOC_PRE_EXISTING: return "PreExisting";
-    case PV_ORT_ALLOC_REUSE: return "Reuse";
-    case PV_ORT_ALLOC_ALLOCATE_OUTPUT: return "AllocateOutput";
-    case PV_ORT_ALLOC_SHARE: return "Share";
-    case PV_ORT_ALLOC_ALLOCATED_EXTERNALLY: return "AllocatedExternally";
-    case PV_ORT_ALLOC_NOT_SET: return "NotSet";
-    }
-  return "NotSet";
-}
-
 static gboolean
 int_in (const int *list, int n, int x)
 {
@@ -265,13 +234,55 @@ outer_scope_location (const Planner *p, const char *name, PvOrtDevice *out)
   return FALSE;
 }
 
+/* The location of OrtValue @idx, an implicit input (a graph input when
+ * @graph_input, else an outer-scope value) of a node on @device whose
+ * subgraph reads it; @explicit_consumer: a node reads it explicitly too.
+ * @implicit_ep and @heterogeneous: per value, the device of the implicit
+ * consumers seen so far, and whether they differ. */
+static gboolean
+locate_implicit_input (Planner *p, int idx, gboolean graph_input, int device, gboolean explicit_consumer,
+                       int *implicit_ep, guint8 *heterogeneous, GError **error)
+{
+  PvOrtPlan *plan = p->plan;
+
+  if (p->parent_node != NULL && !explicit_consumer)
+    {
+      /* Pass-through: keep the outer scope's location. */
+      PvOrtDevice location;
+      const char *name = p->graph->values[p->graph->ort_values[idx]].name;
+      if (outer_scope_location (p, name, &location))
+        set_location (plan, idx, location);
+      else if (!graph_input)
+        {
+          g_set_error (error, PV_ORT_PLAN_ERROR, PV_ORT_PLAN_ERROR_KERNEL,
+                       "outer-scope value “%s” has no location in the outer scope", name);
+          return FALSE;
+        }
+    }
+  else if (!explicit_consumer && !heterogeneous[idx])
+    {
+      /* Main graph: the device of the EP of the node holding the
+       * subgraph; CPU once two EPs consume it implicitly. */
+      if (implicit_ep[idx] < 0 || implicit_ep[idx] == device)
+        {
+          set_location (plan, idx, ep_device (device, MEM_DEFAULT));
+          implicit_ep[idx] = device;
+        }
+      else
+        {
+          set_location (plan, idx, cpu_device);
+          heterogeneous[idx] = TRUE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 compute_value_locations (Planner *p, GError **error)
 {
   PvOrtPlan *plan = p->plan;
   const PvGraph *graph = p->graph;
   const PvOrtGraphView *view = p->view;
-  gboolean is_subgraph = p->parent_node != NULL;
   g_autofree guint8 *explicit_consumer = g_new0 (guint8, MAX (plan->n_values, 1));
   g_autofree int *implicit_ep = NULL;          /* made for the first implicit input */
   g_autofree guint8 *heterogeneous = NULL;
@@ -327,35 +338,9 @@ compute_value_locations (Planner *p, GError **error)
                 for (int i = 0; i < plan->n_values; i++)
                   implicit_ep[i] = -1;
               }
-            if (is_subgraph && !explicit_consumer[idx])
-              {
-                /* Pass-through: keep the outer scope's location. */
-                PvOrtDevice location;
-                const char *name = graph->values[graph->ort_values[idx]].name;
-                if (outer_scope_location (p, name, &location))
-                  set_location (plan, idx, location);
-                else if (!graph_input)
-                  {
-                    g_set_error (error, PV_ORT_PLAN_ERROR, PV_ORT_PLAN_ERROR_KERNEL,
-                                 "outer-scope value “%s” has no location in the outer scope", name);
-                    return FALSE;
-                  }
-              }
-            else if (!explicit_consumer[idx] && !heterogeneous[idx])
-              {
-                /* Main graph: the device of the EP of the node holding the
-                 * subgraph; CPU once two EPs consume it implicitly. */
-                if (implicit_ep[idx] < 0 || implicit_ep[idx] == device)
-                  {
-                    set_location (plan, idx, ep_device (device, MEM_DEFAULT));
-                    implicit_ep[idx] = device;
-                  }
-                else
-                  {
-                    set_location (plan, idx, cpu_device);
-                    heterogeneous[idx] = TRUE;
-                  }
-              }
+            if (!locate_implicit_input (p, idx, graph_input, device, explicit_consumer[idx], implicit_ep, heterogeneous,
+                                        error))
+              return FALSE;
           }
         for (int o = 0; o < n_outputs; o++)
           {

@@ -6,7 +6,7 @@
 
 #include "pv-json-doc.h"
 #include "pv-partition-messages-private.h"
-#include "pv-partition-private.h"
+#include "pv-partition-config-private.h"
 
 G_BEGIN_DECLS
 

@@ -2,7 +2,7 @@
  * written as ORT 1.30 does: device names, ORT's default partition and the
  * config text. Checking a config is pv-partition-check.c, moving nodes
  * between streams pv-partition-move.c. */
-#include "pv-partition-private.h"
+#include "pv-partition-config-private.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * tests/ort/configs). */
 #pragma once
 
-#include "pv-partition-private.h"
+#include "pv-partition-config-private.h"
 
 /* What ORT 1.30 does, for PvPartitionFinding.ort. */
 #define ORT_IGNORES_FILE "ignores the whole file (it logs a warning) and uses its default partition"

@@ -1,6 +1,6 @@
 /* pv-partition-move.c: moving nodes between the streams of a partition
  * config, keeping it a config ORT 1.30 accepts. */
-#include "pv-partition-private.h"
+#include "pv-partition-config-private.h"
 
 #include <string.h>
 

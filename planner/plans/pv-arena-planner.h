@@ -9,15 +9,9 @@
  * total size live at one step, is a lower bound for every plan. */
 #pragma once
 
-#include <glib.h>
+#include "pv-buffer-life.h"
 
 G_BEGIN_DECLS
-
-typedef struct {
-  guint64 size;
-  int first;     /* first step it is live (may be -1: before the first step) */
-  int last;      /* last step it is live, >= first */
-} PvBufferLife;
 
 typedef struct {
   guint64 *offsets;      /* per buffer, multiple of the alignment */
@@ -55,9 +49,5 @@ PvArenaPlan *pv_arena_packing_finish (PvArenaPacking *packing);
 void pv_arena_packing_abandon (PvArenaPacking *packing);
 void pv_arena_plan_free (PvArenaPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvArenaPlan, pv_arena_plan_free)
-
-/* Max over steps of the summed sizes live at that step (sizes rounded up to
- * @alignment; pass 1 for raw bytes). */
-guint64 pv_buffers_load (const PvBufferLife *buffers, int n, guint64 alignment);
 
 G_END_DECLS

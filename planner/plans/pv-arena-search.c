@@ -323,7 +323,7 @@ pv_arena_exact_peak (const PvBufferLife *buffers, int n, guint64 alignment, guin
   items = g_new (Item, n);
   found = g_new0 (guint64, n);
   for (int i = 0; i < n; i++)
-    items[i] = (Item) { (buffers[i].size + alignment - 1) & ~(alignment - 1), buffers[i].first, buffers[i].last, i };
+    items[i] = (Item) { pv_buffer_aligned_size (buffers[i].size, alignment), buffers[i].first, buffers[i].last, i };
   peak = exact_solve (items, n, G_MAXUINT64, found, &unlimited, &complete);
   if (offsets)
     memcpy (offsets, found, sizeof (guint64) * n);
@@ -368,7 +368,7 @@ pv_arena_search (const PvBufferLife *buffers, int n, guint64 alignment, guint64 
   *result = (PvArenaSearchResult) { peak_bytes, 0, FALSE, FALSE };
   /* Items by first step; a group ends where no earlier item is still live. */
   for (int i = 0; i < n; i++)
-    items[i] = (Item) { (buffers[i].size + alignment - 1) & ~(alignment - 1), buffers[i].first, buffers[i].last, i };
+    items[i] = (Item) { pv_buffer_aligned_size (buffers[i].size, alignment), buffers[i].first, buffers[i].last, i };
   g_qsort_with_data (items, n, sizeof (Item), compare_first, NULL);
   for (int i = 0, reach = G_MININT; i < n; i++)
     {

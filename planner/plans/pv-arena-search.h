@@ -21,7 +21,7 @@
  * Pure. */
 #pragma once
 
-#include "pv-arena-planner.h"
+#include "pv-buffer-life.h"
 
 G_BEGIN_DECLS
 

@@ -313,6 +313,38 @@ device_index (GArray *devices, int device)
   return (int) devices->len - 1;
 }
 
+/* Turns @curve's sorted events (held in its points, n_points of them) into
+ * its points, in place: the live bytes after each instant, and the peak. */
+static void
+sweep_curve (PvLiveCurve *curve)
+{
+  Event *e = curve->points;
+  int n = curve->n_points;
+  gint64 live = 0;
+
+  /* The sweep writes point curve->n_points - 1 or curve->n_points,
+   * never past event k, which it has read. */
+  curve->n_points = 0;
+  for (int k = 0; k < n; k++)
+    {
+      PvCurvePoint p;
+      live += event_delta (&e[k]);
+      p.time = e[k].time;
+      p.bytes = (guint64) MAX (live, 0);
+      /* One point per instant: the last event at a time wins. */
+      if (curve->n_points > 0 && curve->points[curve->n_points - 1].time == p.time)
+        curve->points[curve->n_points - 1] = p;
+      else
+        curve->points[curve->n_points++] = p;
+      if ((guint64) live > curve->peak_bytes)
+        {
+          curve->peak_bytes = (guint64) live;
+          curve->peak_time = p.time;
+        }
+    }
+  curve->points = g_renew (PvCurvePoint, curve->points, MAX (curve->n_points, 1));
+}
+
 static void
 live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *device)
 {
@@ -391,34 +423,7 @@ live_curves (PvSchedule *s, const PvGraph *g, const guint64 *bytes, const int *d
   }
 
   for (int c = 0; c < s->n_curves; c++)
-    {
-      PvLiveCurve *curve = &s->curves[c];
-      Event *e = curve->points;
-      int n = curve->n_points;
-      gint64 live = 0;
-
-      /* The sweep writes point curve->n_points - 1 or curve->n_points,
-       * never past event k, which it has read. */
-      curve->n_points = 0;
-      for (int k = 0; k < n; k++)
-        {
-          PvCurvePoint p;
-          live += event_delta (&e[k]);
-          p.time = e[k].time;
-          p.bytes = (guint64) MAX (live, 0);
-          /* One point per instant: the last event at a time wins. */
-          if (curve->n_points > 0 && curve->points[curve->n_points - 1].time == p.time)
-            curve->points[curve->n_points - 1] = p;
-          else
-            curve->points[curve->n_points++] = p;
-          if ((guint64) live > curve->peak_bytes)
-            {
-              curve->peak_bytes = (guint64) live;
-              curve->peak_time = p.time;
-            }
-        }
-      curve->points = g_renew (PvCurvePoint, curve->points, MAX (curve->n_points, 1));
-    }
+    sweep_curve (&s->curves[c]);
 }
 
 PvSchedule *

@@ -9,86 +9,33 @@
 
 #include "pv-element-type.h"
 #include "pv-infer-dims.h"
+#include "pv-infer-tensor-private.h"
 #include "pv-shape-inference.h"
 
-#define MAX_RANK 64
-
 /* ---- helpers ---- */
-
-/* a / b, exact as polynomials or for a constant b > 0 as floor division
- * (only for quantities the op requires to divide evenly); NULL otherwise. */
-static const PvDimExpr *
-d_div (PvInferContext *ctx, const PvDimExpr *a, const PvDimExpr *b)
-{
-  const PvDimExpr *q;
-  gint64 bv;
-
-  if (a == NULL || b == NULL)
-    return NULL;
-  q = pv_dim_div_expr (pv_infer_pool (ctx), a, b);
-  if (q != NULL)
-    return q;
-  if (is_const (b, &bv) && bv > 0)
-    return pv_dim_floor_div (pv_infer_pool (ctx), a, bv);
-  return NULL;
-}
-
-/* Copies @s's dims (s->rank entries) into @dims. */
-static void
-copy_dims (const PvDimExpr **dims, const PvValueShape *s)
-{
-  for (int i = 0; i < s->rank; i++)
-    dims[i] = s->dims[i];
-}
-
-static gboolean
-has_rank (const PvValueShape *s)
-{
-  return s != NULL && s->rank >= 0;
-}
-
-static int
-elem_of (const PvValueShape *s)
-{
-  return s != NULL ? s->elem_type : 0;
-}
 
 static const PvDimExpr *
 dim_at (const PvValueShape *s, int rank, int i)
 {
-  return has_rank (s) && s->rank == rank && i < rank ? s->dims[i] : NULL;
+  return pv_infer_has_rank (s) && s->rank == rank && i < rank ? s->dims[i] : NULL;
 }
 
-static void
-set_unknown_rank (PvInferContext *ctx, int k, int elem_type)
-{
-  pv_infer_set_output (ctx, k, elem_type, -1, NULL);
-}
-
+/* Output @k: @s's shape (unknown rank when @s has none) with type
+ * @elem_type; FALSE when @s is NULL, or rankless with no element type. */
 static gboolean
 set_like (PvInferContext *ctx, int k, const PvValueShape *s, int elem_type)
 {
   if (s == NULL)
     return FALSE;
-  if (!has_rank (s))
+  if (!pv_infer_has_rank (s))
     {
       if (elem_type == 0)
         return FALSE;
-      set_unknown_rank (ctx, k, elem_type);
+      pv_infer_set_unknown_rank (ctx, k, elem_type);
       return TRUE;
     }
   pv_infer_set_output (ctx, k, elem_type, s->rank, s->dims);
   return TRUE;
-}
-
-static const PvDimExpr *
-in_scalar (PvInferContext *ctx, int k)
-{
-  const PvValueShape *s = pv_infer_input (ctx, k);
-
-  if (s == NULL || s->data == NULL || s->n_data != 1)
-    return NULL;
-  return s->data[0];
 }
 
 /* ---- elementwise-like fused ops ---- */
@@ -100,7 +47,7 @@ infer_like_input0 (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *x = pv_infer_input (ctx, 0);
 
   (void) node;
-  return set_like (ctx, 0, x, elem_of (x));
+  return set_like (ctx, 0, x, pv_infer_elem_of (x));
 }
 
 /* BiasDropout: output like data, mask bool like data. */
@@ -110,7 +57,7 @@ infer_bias_dropout (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *x = pv_infer_input (ctx, 0);
 
   (void) node;
-  if (!set_like (ctx, 0, x, elem_of (x)))
+  if (!set_like (ctx, 0, x, pv_infer_elem_of (x)))
     return FALSE;
   set_like (ctx, 1, x, PV_ELEM_BOOL);
   return TRUE;
@@ -125,11 +72,11 @@ infer_bias_split_gelu (PvInferContext *ctx, const PvNode *node)
   (void) node;
   if (x == NULL)
     return FALSE;
-  if (!has_rank (x) || x->rank < 1)
+  if (!pv_infer_has_rank (x) || x->rank < 1)
     return set_like (ctx, 0, x, x->elem_type);
   dims = g_new0 (const PvDimExpr *, x->rank);
-  copy_dims (dims, x);
-  dims[x->rank - 1] = or_fresh (ctx, d_div (ctx, x->dims[x->rank - 1], cst (ctx, 2)), "biassplitgelu");
+  pv_infer_copy_dims (dims, x);
+  dims[x->rank - 1] = or_fresh (ctx, pv_infer_div_exact (ctx, x->dims[x->rank - 1], cst (ctx, 2)), "biassplitgelu");
   pv_infer_set_output (ctx, 0, x->elem_type, x->rank, dims);
   return TRUE;
 }
@@ -140,9 +87,9 @@ set_stats (PvInferContext *ctx, int k, const PvValueShape *x, int axis, int elem
 {
   g_autofree const PvDimExpr **dims = NULL;
 
-  if (!has_rank (x))
+  if (!pv_infer_has_rank (x))
     {
-      set_unknown_rank (ctx, k, elem);
+      pv_infer_set_unknown_rank (ctx, k, elem);
       return;
     }
   dims = g_new0 (const PvDimExpr *, MAX (x->rank, 1));
@@ -160,11 +107,11 @@ infer_skip_layer_norm (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *x = pv_infer_input (ctx, 0);
 
   (void) node;
-  if (!set_like (ctx, 0, x, elem_of (x)))
+  if (!set_like (ctx, 0, x, pv_infer_elem_of (x)))
     return FALSE;
-  set_stats (ctx, 1, x, has_rank (x) ? x->rank - 1 : 0, PV_ELEM_FLOAT);
-  set_stats (ctx, 2, x, has_rank (x) ? x->rank - 1 : 0, PV_ELEM_FLOAT);
-  set_like (ctx, 3, x, elem_of (x));
+  set_stats (ctx, 1, x, pv_infer_has_rank (x) ? x->rank - 1 : 0, PV_ELEM_FLOAT);
+  set_stats (ctx, 2, x, pv_infer_has_rank (x) ? x->rank - 1 : 0, PV_ELEM_FLOAT);
+  set_like (ctx, 3, x, pv_infer_elem_of (x));
   return TRUE;
 }
 
@@ -176,9 +123,9 @@ infer_simplified_layer_norm (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *x = pv_infer_input (ctx, 0);
   gint64 axis = pv_infer_attr_int (node, "axis", -1);
 
-  if (!set_like (ctx, 0, x, elem_of (x)))
+  if (!set_like (ctx, 0, x, pv_infer_elem_of (x)))
     return FALSE;
-  if (has_rank (x))
+  if (pv_infer_has_rank (x))
     {
       if (axis < 0)
         axis += x->rank;
@@ -198,16 +145,16 @@ infer_embed_layer_norm (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *word = pv_infer_input (ctx, 2);
   const PvValueShape *gamma = pv_infer_input (ctx, 5);
   const PvDimExpr *dims[3], *b;
-  int elem = elem_of (word);
+  int elem = pv_infer_elem_of (word);
 
   (void) node;
   if (ids == NULL)
     return FALSE;
   if (elem == 0)
-    elem = elem_of (gamma);
-  b = has_rank (ids) && ids->rank == 2 ? ids->dims[0] : NULL;
+    elem = pv_infer_elem_of (gamma);
+  b = pv_infer_has_rank (ids) && ids->rank == 2 ? ids->dims[0] : NULL;
   dims[0] = or_fresh (ctx, b, "embedlayernormalization");
-  dims[1] = or_fresh (ctx, has_rank (ids) && ids->rank == 2 ? ids->dims[1] : NULL, "embedlayernormalization");
+  dims[1] = or_fresh (ctx, pv_infer_has_rank (ids) && ids->rank == 2 ? ids->dims[1] : NULL, "embedlayernormalization");
   dims[2] = dim_at (word, 2, 1);
   if (dims[2] == NULL)
     dims[2] = dim_at (gamma, 1, 0);
@@ -231,7 +178,7 @@ infer_attention (PvInferContext *ctx, const PvNode *node)
   const gint64 *qkv = NULL;
   int n_qkv = pv_infer_attr_ints (node, "qkv_hidden_sizes", &qkv);
   const PvDimExpr *b, *s, *q_hidden = NULL, *v_hidden = NULL, *dims[5];
-  int elem = elem_of (x);
+  int elem = pv_infer_elem_of (x);
 
   if (x == NULL)
     return FALSE;
@@ -242,9 +189,9 @@ infer_attention (PvInferContext *ctx, const PvNode *node)
       q_hidden = cst (ctx, qkv[0]);
       v_hidden = cst (ctx, qkv[2]);
     }
-  else if (has_rank (w) && w->rank == 2)
-    q_hidden = v_hidden = d_div (ctx, w->dims[1], cst (ctx, 3));
-  else if (has_rank (past) && past->rank == 5 && num_heads > 0)
+  else if (pv_infer_has_rank (w) && w->rank == 2)
+    q_hidden = v_hidden = pv_infer_div_exact (ctx, w->dims[1], cst (ctx, 3));
+  else if (pv_infer_has_rank (past) && past->rank == 5 && num_heads > 0)
     q_hidden = v_hidden = d_mul (ctx, past->dims[4], cst (ctx, num_heads));
 
   dims[0] = or_fresh (ctx, b, "attention");
@@ -256,7 +203,7 @@ infer_attention (PvInferContext *ctx, const PvNode *node)
     {
       const PvDimExpr *pdims[5];
       gboolean share = pv_infer_attr_int (node, "past_present_share_buffer", 0) != 0;
-      if (share && has_rank (past) && past->rank == 5)
+      if (share && pv_infer_has_rank (past) && past->rank == 5)
         {
           pv_infer_set_output (ctx, 1, elem, 5, past->dims);
           return TRUE;
@@ -264,11 +211,11 @@ infer_attention (PvInferContext *ctx, const PvNode *node)
       pdims[0] = cst (ctx, 2);
       pdims[1] = dims[0];
       pdims[2] = num_heads > 0 ? cst (ctx, num_heads) : dim_at (past, 5, 2);
-      if (has_rank (past) && past->rank == 5)
+      if (pv_infer_has_rank (past) && past->rank == 5)
         pdims[3] = d_add (ctx, past->dims[3], s);
       else
         pdims[3] = s;
-      pdims[4] = num_heads > 0 ? d_div (ctx, q_hidden, cst (ctx, num_heads)) : NULL;
+      pdims[4] = num_heads > 0 ? pv_infer_div_exact (ctx, q_hidden, cst (ctx, num_heads)) : NULL;
       if (pdims[4] == NULL)
         pdims[4] = dim_at (past, 5, 4);
       for (int i = 0; i < 5; i++)
@@ -276,6 +223,70 @@ infer_attention (PvInferContext *ctx, const PvNode *node)
       pv_infer_set_output (ctx, 1, elem, 5, pdims);
     }
   return TRUE;
+}
+
+/* What MultiHeadAttention's inputs say of its dims (NULL: unknown). */
+typedef struct {
+  const PvDimExpr *b, *s;          /* batch, query length */
+  const PvDimExpr *qk_hidden, *v_hidden;
+  const PvDimExpr *kv_len;         /* key/value length */
+  const PvDimExpr *head, *v_head;  /* per-head sizes */
+  const PvDimExpr *nh;             /* num_heads */
+  gboolean kv_is_bnsh;             /* key given as (B, N, L, H): cross attention */
+} MhaDims;
+
+/* MultiHeadAttention's dims from query @q, key @k, value @v and num_heads
+ * @nh (NULL when not given). */
+static void
+mha_dims (PvInferContext *ctx, const PvValueShape *q, const PvValueShape *k, const PvValueShape *v,
+          const PvDimExpr *nh, MhaDims *m)
+{
+  *m = (MhaDims) { .nh = nh };
+  if (pv_infer_has_rank (q) && q->rank == 3)
+    {
+      m->b = q->dims[0];
+      m->s = q->dims[1];
+      m->qk_hidden = q->dims[2];
+    }
+  else if (pv_infer_has_rank (q) && q->rank == 5)
+    {
+      /* packed QKV */
+      m->b = q->dims[0];
+      m->s = q->dims[1];
+      m->kv_len = m->s;
+      m->head = m->v_head = q->dims[4];
+      m->qk_hidden = m->v_hidden = d_mul (ctx, q->dims[2], q->dims[4]);
+    }
+
+  if (pv_infer_has_rank (k) && k->rank == 3)
+    m->kv_len = k->dims[1];
+  else if (pv_infer_has_rank (k) && k->rank == 5)
+    {
+      /* packed KV */
+      m->kv_len = k->dims[1];
+      m->v_head = k->dims[4];
+      m->v_hidden = d_mul (ctx, k->dims[2], k->dims[4]);
+    }
+  else if (pv_infer_has_rank (k) && k->rank == 4)
+    {
+      m->kv_is_bnsh = TRUE;
+      m->kv_len = k->dims[2];
+      m->head = k->dims[3];
+    }
+
+  if (pv_infer_has_rank (v) && v->rank == 3)
+    m->v_hidden = v->dims[2];
+  else if (pv_infer_has_rank (v) && v->rank == 4)
+    {
+      m->v_head = v->dims[3];
+      m->v_hidden = d_mul (ctx, v->dims[1], v->dims[3]);
+    }
+  if (m->head == NULL && m->nh != NULL)
+    m->head = pv_infer_div_exact (ctx, m->qk_hidden, m->nh);
+  if (m->v_head == NULL && m->nh != NULL)
+    m->v_head = pv_infer_div_exact (ctx, m->v_hidden, m->nh);
+  if (m->v_hidden == NULL && k == NULL && v == NULL)
+    m->v_hidden = m->qk_hidden;
 }
 
 /* MultiHeadAttention: query (B, S, D) or packed QKV (B, S, N, 3, H); key
@@ -290,63 +301,17 @@ infer_multi_head_attention (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *past_k = pv_infer_input (ctx, 6);
   const PvValueShape *past_v = pv_infer_input (ctx, 7);
   gint64 n = pv_infer_attr_int (node, "num_heads", 0);
-  const PvDimExpr *b = NULL, *s = NULL, *qk_hidden = NULL, *v_hidden = NULL, *kv_len = NULL;
-  const PvDimExpr *head = NULL, *v_head = NULL, *nh = n > 0 ? cst (ctx, n) : NULL;
-  const PvDimExpr *dims[4];
-  gboolean kv_is_bnsh = FALSE;
-  int elem = elem_of (q);
+  const PvDimExpr *nh = n > 0 ? cst (ctx, n) : NULL, *dims[4];
+  int elem = pv_infer_elem_of (q);
+  MhaDims m;
 
   if (q == NULL)
     return FALSE;
-  if (has_rank (q) && q->rank == 3)
-    {
-      b = q->dims[0];
-      s = q->dims[1];
-      qk_hidden = q->dims[2];
-    }
-  else if (has_rank (q) && q->rank == 5)
-    {
-      /* packed QKV */
-      b = q->dims[0];
-      s = q->dims[1];
-      kv_len = s;
-      head = v_head = q->dims[4];
-      qk_hidden = v_hidden = d_mul (ctx, q->dims[2], q->dims[4]);
-    }
+  mha_dims (ctx, q, k, v, nh, &m);
 
-  if (has_rank (k) && k->rank == 3)
-    kv_len = k->dims[1];
-  else if (has_rank (k) && k->rank == 5)
-    {
-      /* packed KV */
-      kv_len = k->dims[1];
-      v_head = k->dims[4];
-      v_hidden = d_mul (ctx, k->dims[2], k->dims[4]);
-    }
-  else if (has_rank (k) && k->rank == 4)
-    {
-      kv_is_bnsh = TRUE;
-      kv_len = k->dims[2];
-      head = k->dims[3];
-    }
-
-  if (has_rank (v) && v->rank == 3)
-    v_hidden = v->dims[2];
-  else if (has_rank (v) && v->rank == 4)
-    {
-      v_head = v->dims[3];
-      v_hidden = d_mul (ctx, v->dims[1], v->dims[3]);
-    }
-  if (head == NULL && nh != NULL)
-    head = d_div (ctx, qk_hidden, nh);
-  if (v_head == NULL && nh != NULL)
-    v_head = d_div (ctx, v_hidden, nh);
-  if (v_hidden == NULL && k == NULL && v == NULL)
-    v_hidden = qk_hidden;
-
-  dims[0] = or_fresh (ctx, b, "multiheadattention");
-  dims[1] = or_fresh (ctx, s, "multiheadattention");
-  dims[2] = or_fresh (ctx, v_hidden, "multiheadattention");
+  dims[0] = or_fresh (ctx, m.b, "multiheadattention");
+  dims[1] = or_fresh (ctx, m.s, "multiheadattention");
+  dims[2] = or_fresh (ctx, m.v_hidden, "multiheadattention");
   pv_infer_set_output (ctx, 0, elem, 3, dims);
 
   /* present_key / present_value: (B, N, total, head) with total = past + L;
@@ -358,15 +323,15 @@ infer_multi_head_attention (PvInferContext *ctx, const PvNode *node)
       const PvDimExpr *pd[4];
       if (o >= pv_infer_n_outputs (ctx))
         break;
-      if (kv_is_bnsh && has_rank (kv) && kv->rank == 4 && !has_rank (past))
+      if (m.kv_is_bnsh && pv_infer_has_rank (kv) && kv->rank == 4 && !pv_infer_has_rank (past))
         {
           pv_infer_set_output (ctx, o, elem, 4, kv->dims);
           continue;
         }
       pd[0] = dims[0];
-      pd[1] = nh != NULL ? nh : dim_at (past, 4, 1);
-      pd[2] = has_rank (past) && past->rank == 4 ? d_add (ctx, past->dims[2], kv_len) : kv_len;
-      pd[3] = o == 1 ? head : v_head;
+      pd[1] = m.nh != NULL ? m.nh : dim_at (past, 4, 1);
+      pd[2] = pv_infer_has_rank (past) && past->rank == 4 ? d_add (ctx, past->dims[2], m.kv_len) : m.kv_len;
+      pd[3] = o == 1 ? m.head : m.v_head;
       if (pd[3] == NULL)
         pd[3] = dim_at (past, 4, 3);
       for (int i = 0; i < 4; i++)
@@ -379,9 +344,9 @@ infer_multi_head_attention (PvInferContext *ctx, const PvNode *node)
     {
       const PvDimExpr *qd[4];
       qd[0] = dims[0];
-      qd[1] = or_fresh (ctx, nh, "multiheadattention");
+      qd[1] = or_fresh (ctx, m.nh, "multiheadattention");
       qd[2] = dims[1];
-      qd[3] = has_rank (past_k) && past_k->rank == 4 ? d_add (ctx, past_k->dims[2], kv_len) : kv_len;
+      qd[3] = pv_infer_has_rank (past_k) && past_k->rank == 4 ? d_add (ctx, past_k->dims[2], m.kv_len) : m.kv_len;
       qd[3] = or_fresh (ctx, qd[3], "multiheadattention");
       pv_infer_set_output (ctx, 3, elem, 4, qd);
     }
@@ -397,22 +362,22 @@ infer_group_query_attention (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *k = pv_infer_input (ctx, 1);
   const PvValueShape *past_k = pv_infer_input (ctx, 3);
   const PvValueShape *past_v = pv_infer_input (ctx, 4);
-  const PvDimExpr *total = in_scalar (ctx, 6);
+  const PvDimExpr *total = pv_infer_in_scalar (ctx, 6);
   gint64 n = pv_infer_attr_int (node, "num_heads", 0);
   gint64 n_kv = pv_infer_attr_int (node, "kv_num_heads", 0);
   const PvDimExpr *b = NULL, *s = NULL, *head = NULL, *dims[3];
-  int elem = elem_of (q);
+  int elem = pv_infer_elem_of (q);
 
   if (q == NULL)
     return FALSE;
-  if (has_rank (q) && q->rank == 3)
+  if (pv_infer_has_rank (q) && q->rank == 3)
     {
       b = q->dims[0];
       s = q->dims[1];
       if (k != NULL && n > 0)
-        head = d_div (ctx, q->dims[2], cst (ctx, n));
+        head = pv_infer_div_exact (ctx, q->dims[2], cst (ctx, n));
       else if (k == NULL && n > 0 && n_kv >= 0)
-        head = d_div (ctx, q->dims[2], cst (ctx, n + 2 * n_kv));
+        head = pv_infer_div_exact (ctx, q->dims[2], cst (ctx, n + 2 * n_kv));
     }
   if (head == NULL)
     head = dim_at (past_k, 4, 3);
@@ -425,12 +390,12 @@ infer_group_query_attention (PvInferContext *ctx, const PvNode *node)
     {
       const PvValueShape *past = o == 1 ? past_k : past_v;
       const PvDimExpr *pd[4], *len = NULL;
-      int cache_elem = elem_of (past) != 0 ? elem_of (past) : elem;
+      int cache_elem = pv_infer_elem_of (past) != 0 ? pv_infer_elem_of (past) : elem;
       if (o >= pv_infer_n_outputs (ctx))
         break;
       /* The cache holds max(past length, total length): with a shared
        * buffer the past length already is the maximum. */
-      if (has_rank (past) && past->rank == 4)
+      if (pv_infer_has_rank (past) && past->rank == 4)
         {
           gint64 pv, tv;
           if (total != NULL && is_const (past->dims[2], &pv) && is_const (total, &tv))
@@ -440,7 +405,7 @@ infer_group_query_attention (PvInferContext *ctx, const PvNode *node)
         }
       else if (total != NULL)
         len = total;
-      else if (has_rank (k) && k->rank == 3)
+      else if (pv_infer_has_rank (k) && k->rank == 3)
         len = k->dims[1];
       else
         len = s;
@@ -464,11 +429,11 @@ static gboolean
 set_matmul_output (PvInferContext *ctx, int k, int elem, const PvDimExpr *const *a, int ra,
                    const PvDimExpr *const *b, int rb, const char *prefix)
 {
-  const PvDimExpr *out[MAX_RANK + 2];
+  const PvDimExpr *out[PV_MAX_RANK + 2];
   int batch_a = ra >= 2 ? ra - 2 : 0, batch_b = rb >= 2 ? rb - 2 : 0;
   int batch = MAX (batch_a, batch_b), n = 0;
 
-  if (ra < 1 || rb < 1 || batch > MAX_RANK)
+  if (ra < 1 || rb < 1 || batch > PV_MAX_RANK)
     return FALSE;
   for (int i = 0; i < batch; i++)
     {
@@ -525,19 +490,19 @@ infer_fused_matmul (PvInferContext *ctx, const PvNode *node)
 {
   const PvValueShape *a = pv_infer_input (ctx, 0);
   const PvValueShape *b = pv_infer_input (ctx, 1);
-  const PvDimExpr *ad[MAX_RANK], *bd[MAX_RANK];
+  const PvDimExpr *ad[PV_MAX_RANK], *bd[PV_MAX_RANK];
 
   if (a == NULL || b == NULL)
     return FALSE;
-  if (!has_rank (a) || !has_rank (b) || a->rank > MAX_RANK || b->rank > MAX_RANK)
+  if (!pv_infer_has_rank (a) || !pv_infer_has_rank (b) || a->rank > PV_MAX_RANK || b->rank > PV_MAX_RANK)
     {
-      set_unknown_rank (ctx, 0, a->elem_type);
+      pv_infer_set_unknown_rank (ctx, 0, a->elem_type);
       return TRUE;
     }
   fused_operand (a, pv_infer_attr_int (node, "transA", 0) != 0, pv_infer_attr_int (node, "transBatchA", 0) != 0, ad);
   fused_operand (b, pv_infer_attr_int (node, "transB", 0) != 0, pv_infer_attr_int (node, "transBatchB", 0) != 0, bd);
   if (!set_matmul_output (ctx, 0, a->elem_type, ad, a->rank, bd, b->rank, "fusedmatmul"))
-    set_unknown_rank (ctx, 0, a->elem_type);
+    pv_infer_set_unknown_rank (ctx, 0, a->elem_type);
   return TRUE;
 }
 
@@ -550,17 +515,17 @@ infer_matmul_typed (PvInferContext *ctx, int a_k, int b_k, int elem, const char 
 
   if (a == NULL || b == NULL)
     return FALSE;
-  if (!has_rank (a) || !has_rank (b) ||
+  if (!pv_infer_has_rank (a) || !pv_infer_has_rank (b) ||
       !set_matmul_output (ctx, 0, elem, (const PvDimExpr *const *) a->dims, a->rank,
                           (const PvDimExpr *const *) b->dims, b->rank, prefix))
-    set_unknown_rank (ctx, 0, elem);
+    pv_infer_set_unknown_rank (ctx, 0, elem);
   return TRUE;
 }
 
 static gboolean
 infer_matmul_integer_to_float (PvInferContext *ctx, const PvNode *node)
 {
-  int elem = elem_of (pv_infer_input (ctx, 2));
+  int elem = pv_infer_elem_of (pv_infer_input (ctx, 2));
 
   (void) node;
   return infer_matmul_typed (ctx, 0, 1, elem != 0 ? elem : PV_ELEM_FLOAT, "matmulintegertofloat");
@@ -577,7 +542,7 @@ static gboolean
 infer_gemm_fast_gelu (PvInferContext *ctx, const PvNode *node)
 {
   (void) node;
-  return infer_matmul_typed (ctx, 0, 1, elem_of (pv_infer_input (ctx, 0)), "gemmfastgelu");
+  return infer_matmul_typed (ctx, 0, 1, pv_infer_elem_of (pv_infer_input (ctx, 0)), "gemmfastgelu");
 }
 
 /* MatMulNBits: A (..., K) times quantised B (N x K) gives (..., N). */
@@ -590,13 +555,13 @@ infer_matmul_nbits (PvInferContext *ctx, const PvNode *node)
 
   if (a == NULL)
     return FALSE;
-  if (!has_rank (a) || a->rank < 1)
+  if (!pv_infer_has_rank (a) || a->rank < 1)
     {
-      set_unknown_rank (ctx, 0, a->elem_type);
+      pv_infer_set_unknown_rank (ctx, 0, a->elem_type);
       return TRUE;
     }
   dims = g_new0 (const PvDimExpr *, a->rank);
-  copy_dims (dims, a);
+  pv_infer_copy_dims (dims, a);
   dims[a->rank - 1] = or_fresh (ctx, n_attr != NULL ? cst (ctx, n_attr->i) : NULL, "matmulnbits");
   pv_infer_set_output (ctx, 0, a->elem_type, a->rank, dims);
   return TRUE;
@@ -612,8 +577,8 @@ infer_fused_gemm (PvInferContext *ctx, const PvNode *node)
 
   if (a == NULL)
     return FALSE;
-  dims[0] = has_rank (a) && a->rank == 2 ? a->dims[ta ? 1 : 0] : NULL;
-  dims[1] = has_rank (b) && b->rank == 2 ? b->dims[tb ? 0 : 1] : NULL;
+  dims[0] = pv_infer_has_rank (a) && a->rank == 2 ? a->dims[ta ? 1 : 0] : NULL;
+  dims[1] = pv_infer_has_rank (b) && b->rank == 2 ? b->dims[tb ? 0 : 1] : NULL;
   dims[0] = or_fresh (ctx, dims[0], "fusedgemm");
   dims[1] = or_fresh (ctx, dims[1], "fusedgemm");
   pv_infer_set_output (ctx, 0, a->elem_type, 2, dims);
@@ -659,9 +624,9 @@ infer_fused_conv (PvInferContext *ctx, const PvNode *node)
 
   if (x == NULL)
     return FALSE;
-  if (!has_rank (x) || x->rank < 3)
+  if (!pv_infer_has_rank (x) || x->rank < 3)
     {
-      set_unknown_rank (ctx, 0, x->elem_type);
+      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
       return TRUE;
     }
   if (ap != NULL && ap->type == PV_ATTR_STRING && ap->s != NULL)
@@ -670,13 +635,13 @@ infer_fused_conv (PvInferContext *ctx, const PvNode *node)
   sp = r - 2;
   dims = g_new0 (const PvDimExpr *, r);
   dims[0] = x->dims[0];
-  dims[1] = has_rank (w) && w->rank == r ? w->dims[0] : NULL;
+  dims[1] = pv_infer_has_rank (w) && w->rank == r ? w->dims[0] : NULL;
   for (int i = 0; i < sp; i++)
     {
       gint64 kv = 0;
       if (kernel_a != NULL && n_kernel == sp)
         kv = kernel_a[i];
-      else if (!(has_rank (w) && w->rank == r && is_const (w->dims[i + 2], &kv)))
+      else if (!(pv_infer_has_rank (w) && w->rank == r && is_const (w->dims[i + 2], &kv)))
         kv = 0;
       if (kv > 0)
         dims[i + 2] = conv_out_dim (ctx, x->dims[i + 2], kv, strides && n_strides == sp ? strides[i] : 1,

@@ -462,15 +462,6 @@ BROADCAST_RULE (infer_min, -1, D_MIN, OUT_FIRST)
 BROADCAST_RULE (infer_sum, -1, D_ADD, OUT_FIRST)
 BROADCAST_RULE (infer_mean, -1, D_NONE, OUT_FIRST)
 
-/* PRelu broadcasts the slope to X (unidirectionally): Y is shaped like X. */
-static gboolean
-infer_prelu (PvInferContext *ctx, const PvNode *node)
-{
-  const PvValueShape *x = pv_infer_input (ctx, 0);
-  (void) node;
-  return x != NULL && set_like (ctx, 0, x->elem_type, x);
-}
-
 static gboolean
 infer_where (PvInferContext *ctx, const PvNode *node)
 {
@@ -565,7 +556,8 @@ const PvInferOp pv_infer_ops_elementwise[] = {
   { "", "Div", infer_div },
   { "", "Pow", infer_binary },
   { "", "Mod", infer_mod },
-  { "", "PRelu", infer_prelu },
+  /* PRelu broadcasts the slope to X (unidirectionally): Y is shaped like X. */
+  { "", "PRelu", infer_same },
   { "", "SwiGLU", infer_binary },   /* A and B of one shape (opset 28) */
   { "", "BitShift", infer_binary },
   { "", "BitwiseAnd", infer_binary },

@@ -124,6 +124,50 @@ infer_concat (PvInferContext *ctx, const PvNode *node)
 
 /* ---- Split ---- */
 
+/* Split into @n_out equal parts of @d (no "split" sizes): from opset 18
+ * the last part may be smaller, and num_outputs must match @n_out (FALSE
+ * otherwise). */
+static gboolean
+equal_split_sizes (PvInferContext *ctx, const PvNode *node, const PvDimExpr *d, int n_out, const PvDimExpr **sizes)
+{
+  gint64 parts = n_out, dv;
+  gboolean uneven_ok = node->opset >= 18;
+
+  if (node->opset >= 18 && pv_node_find_attr (node, "num_outputs") != NULL)
+    parts = pv_infer_attr_int (node, "num_outputs", n_out);
+  if (parts != n_out)
+    {
+      pv_infer_warn (ctx, "Split: num_outputs is %" G_GINT64_FORMAT " for %d outputs", parts, n_out);
+      return FALSE;
+    }
+  if (is_const (d, &dv))
+    {
+      gint64 chunk = uneven_ok ? (dv + parts - 1) / parts : dv / parts;
+      for (int k = 0; k < n_out; k++)
+        {
+          gint64 v = chunk;
+          if (uneven_ok && k == parts - 1)
+            v = MAX (dv - chunk * (parts - 1), 0);
+          sizes[k] = cst (ctx, v);
+        }
+    }
+  else
+    {
+      const PvDimExpr *chunk = pv_dim_div_expr (pv_infer_pool (ctx), d, cst (ctx, parts));
+      gboolean exact = chunk != NULL;
+      if (chunk == NULL)
+        chunk = uneven_ok ? pv_dim_ceil_div (pv_infer_pool (ctx), d, parts)
+                          : pv_dim_floor_div (pv_infer_pool (ctx), d, parts);
+      for (int k = 0; k < n_out; k++)
+        {
+          sizes[k] = chunk;
+          if (uneven_ok && !exact && k == parts - 1)
+            sizes[k] = d_sub (ctx, d, d_mul (ctx, chunk, cst (ctx, parts - 1)));
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 infer_split (PvInferContext *ctx, const PvNode *node)
 {
@@ -164,44 +208,8 @@ infer_split (PvInferContext *ctx, const PvNode *node)
       for (int k = 0; e != NULL && k < n_out && k < n_e; k++)
         sizes[k] = e[k];
     }
-  else
-    {
-      /* Equal parts; from opset 18 with num_outputs the last may be smaller. */
-      gint64 parts = n_out, dv;
-      gboolean uneven_ok = node->opset >= 18;
-      if (node->opset >= 18 && pv_node_find_attr (node, "num_outputs") != NULL)
-        parts = pv_infer_attr_int (node, "num_outputs", n_out);
-      if (parts != n_out)
-        {
-          pv_infer_warn (ctx, "Split: num_outputs is %" G_GINT64_FORMAT " for %d outputs", parts, n_out);
-          return FALSE;
-        }
-      if (is_const (d, &dv))
-        {
-          gint64 chunk = uneven_ok ? (dv + parts - 1) / parts : dv / parts;
-          for (int k = 0; k < n_out; k++)
-            {
-              gint64 v = chunk;
-              if (uneven_ok && k == parts - 1)
-                v = MAX (dv - chunk * (parts - 1), 0);
-              sizes[k] = cst (ctx, v);
-            }
-        }
-      else
-        {
-          const PvDimExpr *chunk = pv_dim_div_expr (pv_infer_pool (ctx), d, cst (ctx, parts));
-          gboolean exact = chunk != NULL;
-          if (chunk == NULL)
-            chunk = uneven_ok ? pv_dim_ceil_div (pv_infer_pool (ctx), d, parts)
-                              : pv_dim_floor_div (pv_infer_pool (ctx), d, parts);
-          for (int k = 0; k < n_out; k++)
-            {
-              sizes[k] = chunk;
-              if (uneven_ok && !exact && k == parts - 1)
-                sizes[k] = d_sub (ctx, d, d_mul (ctx, chunk, cst (ctx, parts - 1)));
-            }
-        }
-    }
+  else if (!equal_split_sizes (ctx, node, d, n_out, sizes))
+    return FALSE;
 
   dims = g_new0 (const PvDimExpr *, MAX (x->rank, 1));
   pv_infer_copy_dims (dims, x);
@@ -420,6 +428,30 @@ slice_axis_expr (PvInferContext *ctx, const PvDimExpr *d, const PvDimExpr *start
   return count;
 }
 
+/* Slice's contents: the elements of @x's known contents from @first, every
+ * @step_of, along each axis, when the input and output @dims are constant
+ * and small. */
+static void
+set_slice_contents (PvInferContext *ctx, const PvValueShape *x, const PvDimExpr **dims, const gint64 *first,
+                    const gint64 *step_of)
+{
+  gint64 in_dims[PV_MAX_RANK], out_dims[PV_MAX_RANK], strides[PV_MAX_RANK], n_out, n_in, base = 0;
+  const PvValueShape out_shape = { .rank = x->rank, .dims = dims };
+  int r = x->rank;
+
+  if (x->data == NULL || r > PV_MAX_RANK || !pv_infer_const_dims (x, in_dims)
+      || !pv_infer_numel_small (in_dims, r, &n_in) || n_in != x->n_data || !pv_infer_const_dims (&out_shape, out_dims)
+      || !pv_infer_numel_small (out_dims, r, &n_out))
+    return;
+  pv_infer_strides_of (in_dims, r, strides);
+  for (int i = 0; i < r; i++)
+    {
+      base += first[i] * strides[i];
+      strides[i] *= step_of[i];
+    }
+  pv_infer_set_strided_contents (ctx, 0, x, out_dims, r, n_out, base, strides);
+}
+
 static gboolean
 infer_slice (PvInferContext *ctx, const PvNode *node)
 {
@@ -508,28 +540,8 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
   }
   pv_infer_set_output (ctx, 0, x->elem_type, r, dims);
 
-  /* Contents: gather the selected elements. */
-  if (contents_ok && x->data != NULL && r <= PV_MAX_RANK)
-    {
-      gint64 in_dims[PV_MAX_RANK], out_dims[PV_MAX_RANK], strides[PV_MAX_RANK], idx[PV_MAX_RANK], n_out, n_in;
-      const PvValueShape out_shape = { .rank = r, .dims = dims };
-      if (pv_infer_const_dims (x, in_dims) && pv_infer_numel_small (in_dims, r, &n_in) && n_in == x->n_data &&
-          pv_infer_const_dims (&out_shape, out_dims) && pv_infer_numel_small (out_dims, r, &n_out))
-        {
-          g_autofree const PvDimExpr **data = g_new0 (const PvDimExpr *, MAX (n_out, 1));
-          pv_infer_strides_of (in_dims, r, strides);
-          memset (idx, 0, sizeof idx);
-          for (gint64 o = 0; o < n_out; o++)
-            {
-              gint64 src = 0;
-              for (int i = 0; i < r; i++)
-                src += (first[i] + idx[i] * step_of[i]) * strides[i];
-              data[o] = x->data[src];
-              pv_infer_next_index (idx, out_dims, r);
-            }
-          pv_infer_set_contents (ctx, 0, data, (int) n_out);
-        }
-    }
+  if (contents_ok)
+    set_slice_contents (ctx, x, dims, first, step_of);
   return TRUE;
 }
 

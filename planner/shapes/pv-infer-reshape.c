@@ -342,23 +342,16 @@ infer_transpose (PvInferContext *ctx, const PvNode *node)
   /* Contents: permute when everything is known and small. */
   if (x->data != NULL && r <= PV_MAX_RANK)
     {
-      gint64 in_dims[PV_MAX_RANK], out_dims[PV_MAX_RANK], in_strides[PV_MAX_RANK], idx[PV_MAX_RANK], n;
+      gint64 in_dims[PV_MAX_RANK], out_dims[PV_MAX_RANK], in_strides[PV_MAX_RANK], strides[PV_MAX_RANK], n;
       if (pv_infer_const_dims (x, in_dims) && pv_infer_numel_small (in_dims, r, &n) && n == x->n_data)
         {
-          g_autofree const PvDimExpr **data = g_new0 (const PvDimExpr *, MAX (n, 1));
-          for (int i = 0; i < r; i++)
-            out_dims[i] = in_dims[perm[i]];
           pv_infer_strides_of (in_dims, r, in_strides);
-          memset (idx, 0, sizeof idx);
-          for (gint64 o = 0; o < n; o++)
+          for (int i = 0; i < r; i++)
             {
-              gint64 src = 0;
-              for (int i = 0; i < r; i++)
-                src += idx[i] * in_strides[perm[i]];
-              data[o] = x->data[src];
-              pv_infer_next_index (idx, out_dims, r);
+              out_dims[i] = in_dims[perm[i]];
+              strides[i] = in_strides[perm[i]];
             }
-          pv_infer_set_contents (ctx, 0, data, (int) n);
+          pv_infer_set_strided_contents (ctx, 0, x, out_dims, r, n, 0, strides);
         }
     }
   return TRUE;

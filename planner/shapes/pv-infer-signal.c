@@ -87,6 +87,75 @@ scale_dim (PvInferContext *ctx, const PvDimExpr *dim, double scale)
   return NULL;
 }
 
+/* Resize's axes (the "axes" attribute from opset 18, else every axis of
+ * rank @r) normalised into @axes; their count, or -1 when out of range. */
+static int
+resize_axes (PvInferContext *ctx, const PvNode *node, int r, int *axes)
+{
+  const gint64 *axes_v = NULL;
+  int n_axes = node->opset >= 18 ? pv_infer_attr_ints (node, "axes", &axes_v) : 0;
+
+  if (axes_v == NULL)
+    {
+      for (int i = 0; i < r; i++)
+        axes[i] = i;
+      return r;
+    }
+  if (n_axes > PV_MAX_RANK)
+    return -1;
+  for (int i = 0; i < n_axes; i++)
+    if (!pv_infer_norm_axis (axes_v[i], r, &axes[i]))
+      {
+        pv_infer_warn (ctx, "%s: axis out of range for rank %d", node->op_type, r);
+        return -1;
+      }
+  return n_axes;
+}
+
+/* Resize to known @sizes (one per axis of @axes): the sizes themselves, or
+ * under keep_aspect_ratio_policy not_larger / not_smaller (opset 18) one
+ * scale for every axis, the smallest / largest size ratio, when all are
+ * constant. */
+static void
+set_sized_dims (PvInferContext *ctx, const PvNode *node, const PvValueShape *x, const PvDimExpr *const *sizes,
+                const int *axes, int n_axes, const PvDimExpr **dims)
+{
+  const char *policy = NULL;
+  const PvAttribute *pa = node->opset >= 18 ? pv_node_find_attr (node, "keep_aspect_ratio_policy") : NULL;
+  gboolean not_larger, known = TRUE;
+  double scale;
+  gint64 in_v[PV_MAX_RANK];
+
+  if (pa != NULL && pa->type == PV_ATTR_STRING && pa->s != NULL)
+    policy = g_bytes_get_data (pa->s, NULL);
+  if (policy == NULL || pa->s == NULL || g_bytes_get_size (pa->s) == 0 ||
+      (strncmp (policy, "not_larger", g_bytes_get_size (pa->s)) != 0 &&
+       strncmp (policy, "not_smaller", g_bytes_get_size (pa->s)) != 0))
+    {
+      for (int i = 0; i < n_axes; i++)
+        dims[axes[i]] = sizes[i];
+      return;
+    }
+  not_larger = policy[4] == 'l';
+  scale = not_larger ? G_MAXDOUBLE : 0;
+  for (int i = 0; i < n_axes && known; i++)
+    {
+      gint64 sv;
+      if (!is_const (sizes[i], &sv) || !is_const (x->dims[axes[i]], &in_v[i]) || in_v[i] <= 0)
+        known = FALSE;
+      else
+        {
+          double s = (double) sv / (double) in_v[i];
+          scale = not_larger ? MIN (scale, s) : MAX (scale, s);
+        }
+    }
+  for (int i = 0; i < n_axes; i++)
+    {
+      double v = known ? round (scale * (double) in_v[i]) : -1;
+      dims[axes[i]] = v >= 0 && v < 9.0e15 ? cst (ctx, (gint64) v) : NULL;
+    }
+}
+
 static gboolean
 infer_resize_common (PvInferContext *ctx, const PvNode *node, const double *scales_in, int n_scales_in,
                      int scales_k, int sizes_k, const char *prefix)
@@ -96,7 +165,6 @@ infer_resize_common (PvInferContext *ctx, const PvNode *node, const double *scal
   const double *scales = scales_in;
   int n_scales = n_scales_in, n_sizes = -2, r, n_axes;
   const PvDimExpr *const *sizes = NULL;
-  const gint64 *axes_v = NULL;
   int axes[PV_MAX_RANK];
   g_autofree const PvDimExpr **dims = NULL;
 
@@ -111,24 +179,9 @@ infer_resize_common (PvInferContext *ctx, const PvNode *node, const double *scal
   dims = g_new0 (const PvDimExpr *, MAX (r, 1));
   pv_infer_copy_dims (dims, x);
 
-  n_axes = node->opset >= 18 ? pv_infer_attr_ints (node, "axes", &axes_v) : 0;
-  if (axes_v == NULL)
-    {
-      n_axes = r;
-      for (int i = 0; i < r; i++)
-        axes[i] = i;
-    }
-  else
-    {
-      if (n_axes > PV_MAX_RANK)
-        return FALSE;
-      for (int i = 0; i < n_axes; i++)
-        if (!pv_infer_norm_axis (axes_v[i], r, &axes[i]))
-          {
-            pv_infer_warn (ctx, "%s: axis out of range for rank %d", node->op_type, r);
-            return FALSE;
-          }
-    }
+  n_axes = resize_axes (ctx, node, r, axes);
+  if (n_axes < 0)
+    return FALSE;
 
   if (sizes_k >= 0 && pv_infer_input (ctx, sizes_k) != NULL && pv_infer_in_vector_length (ctx, sizes_k) != 0)
     {
@@ -146,43 +199,12 @@ infer_resize_common (PvInferContext *ctx, const PvNode *node, const double *scal
 
   if (n_sizes >= 0)
     {
-      const char *policy = NULL;
-      const PvAttribute *pa = node->opset >= 18 ? pv_node_find_attr (node, "keep_aspect_ratio_policy") : NULL;
       if (n_sizes != n_axes)
         {
           pv_infer_warn (ctx, "%s: %d sizes for %d axes", node->op_type, n_sizes, n_axes);
           return FALSE;
         }
-      if (pa != NULL && pa->type == PV_ATTR_STRING && pa->s != NULL)
-        policy = g_bytes_get_data (pa->s, NULL);
-      if (policy != NULL && pa->s != NULL && g_bytes_get_size (pa->s) > 0 &&
-          (strncmp (policy, "not_larger", g_bytes_get_size (pa->s)) == 0 ||
-           strncmp (policy, "not_smaller", g_bytes_get_size (pa->s)) == 0))
-        {
-          gboolean not_larger = policy[4] == 'l';
-          double scale = not_larger ? G_MAXDOUBLE : 0;
-          gboolean known = TRUE;
-          gint64 in_v[PV_MAX_RANK];
-          for (int i = 0; i < n_axes && known; i++)
-            {
-              gint64 sv;
-              if (!is_const (sizes[i], &sv) || !is_const (x->dims[axes[i]], &in_v[i]) || in_v[i] <= 0)
-                known = FALSE;
-              else
-                {
-                  double s = (double) sv / (double) in_v[i];
-                  scale = not_larger ? MIN (scale, s) : MAX (scale, s);
-                }
-            }
-          for (int i = 0; i < n_axes; i++)
-            {
-              double v = known ? round (scale * (double) in_v[i]) : -1;
-              dims[axes[i]] = v >= 0 && v < 9.0e15 ? cst (ctx, (gint64) v) : NULL;
-            }
-        }
-      else
-        for (int i = 0; i < n_axes; i++)
-          dims[axes[i]] = sizes[i];
+      set_sized_dims (ctx, node, x, sizes, axes, n_axes, dims);
     }
   else if (n_sizes == -1)
     for (int i = 0; i < n_axes; i++)

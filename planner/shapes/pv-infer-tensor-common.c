@@ -228,6 +228,24 @@ pv_infer_next_index (gint64 *idx, const gint64 *dims, int rank)
       idx[i] = 0;
 }
 
+void
+pv_infer_set_strided_contents (PvInferContext *ctx, int k, const PvValueShape *x, const gint64 *out_dims, int rank,
+                               gint64 n_out, gint64 base, const gint64 *strides)
+{
+  g_autofree const PvDimExpr **data = g_new0 (const PvDimExpr *, MAX (n_out, 1));
+  gint64 idx[PV_MAX_RANK] = { 0 };
+
+  for (gint64 o = 0; o < n_out; o++)
+    {
+      gint64 src = base;
+      for (int i = 0; i < rank; i++)
+        src += idx[i] * strides[i];
+      data[o] = x->data[src];
+      pv_infer_next_index (idx, out_dims, rank);
+    }
+  pv_infer_set_contents (ctx, k, data, (int) n_out);
+}
+
 gboolean
 pv_infer_same_as_input0 (PvInferContext *ctx, const PvNode *node)
 {

@@ -1,7 +1,8 @@
 /* pv-infer-tensor-private.h: helpers shared by the shape rules of ONNX's
  * tensor ops (pv-infer-reshape.c, pv-infer-index.c, pv-infer-sizes.c,
- * pv-infer-sequence.c, pv-infer-signal.c), defined in
- * pv-infer-tensor-common.c. Not for other callers. */
+ * pv-infer-sequence.c, pv-infer-signal.c) and ORT's contrib ops
+ * (pv-infer-contrib.c), defined in pv-infer-tensor-common.c. Not for other
+ * callers. */
 #pragma once
 
 #include "pv-shape-inference.h"
@@ -64,6 +65,12 @@ void pv_infer_next_index (gint64 *idx, const gint64 *dims, int rank);
 /* Output @k gets @s's type and shape (unknown rank when @s has none);
  * FALSE when @s is NULL, or rankless with no element type. */
 gboolean pv_infer_set_like (PvInferContext *ctx, int k, const PvValueShape *s);
+
+/* Output @k's contents as a strided view of @x's: element o, at row-major
+ * index idx of @out_dims (@rank constant dims, @n_out elements), is
+ * x->data[@base + sum of idx[i] * @strides[i]] (Slice, Transpose). */
+void pv_infer_set_strided_contents (PvInferContext *ctx, int k, const PvValueShape *x, const gint64 *out_dims,
+                                    int rank, gint64 n_out, gint64 base, const gint64 *strides);
 
 /* Row-major strides of constant dims. */
 void pv_infer_strides_of (const gint64 *dims, int rank, gint64 *strides);

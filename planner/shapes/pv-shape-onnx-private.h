@@ -5,7 +5,9 @@
  * (dim_param), or anything else, which stands for a dim with neither. */
 #pragma once
 
-#include "pv-shape-inference.h"
+#include "pv-dim-expr.h"
+#include "pv-graph.h"
+#include "pv-value-shape.h"
 
 G_BEGIN_DECLS
 

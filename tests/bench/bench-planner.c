@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "bench-util.h"
 #include "pv-kernel-adapter.h"
 #include "pv-model-loader.h"
 #include "pv-ort-graph-rewrite.h"
@@ -19,24 +20,16 @@
 #include "pv-slot-planner.h"
 #include "pv-value-aliases.h"
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
 static void
 report (const char *stage, double *ms, int runs)
 {
-  qsort (ms, runs, sizeof (double), compare_doubles);
+  bench_sort (ms, runs);
   printf ("%-24s %10.1f ms best %10.1f ms median (%d runs)\n", stage, ms[0], ms[runs / 2], runs);
 }
 
 typedef struct {
+  BenchCancel cancel;
   const char *path;
-  GCancellable *cancellable;
-  gint64 returned;
 } LoadRun;
 
 /* The window's load up to the session basis: file, ORT's rewrites, both
@@ -47,16 +40,16 @@ load_run_thread (gpointer data)
   LoadRun *run = data;
   g_autoptr (GError) error = NULL;
   g_autoptr (PvKernelTable) kernels = pv_kernel_table_new_default (NULL);
-  g_autoptr (PvModel) model = pv_model_load_from_file_cancellable (run->path, run->cancellable, &error);
+  g_autoptr (PvModel) model = pv_model_load_from_file_cancellable (run->path, run->cancel.cancellable, &error);
   g_autoptr (PvOrtShapes) ort_shapes = NULL;
   g_autoptr (PvSessionBasis) basis = NULL;
 
-  if (model && pv_ort_graph_rewrite (model, run->cancellable, &ort_shapes, &error))
+  if (model && pv_ort_graph_rewrite (model, run->cancel.cancellable, &ort_shapes, &error))
     {
       PvSessionBasisOptions options = { .ort_shapes = ort_shapes };
-      basis = pv_session_basis_new (model, kernels, &options, run->cancellable, &error);
+      basis = pv_session_basis_new (model, kernels, &options, run->cancel.cancellable, &error);
     }
-  run->returned = g_get_monotonic_time ();
+  run->cancel.returned = g_get_monotonic_time ();
   return NULL;
 }
 
@@ -66,26 +59,14 @@ static void
 bench_load_cancel (const char *path)
 {
   double ms[9], full_ms;
-  LoadRun full = { path, NULL, 0 };
+  LoadRun full = { { NULL, 0 }, path }, run = { { NULL, 0 }, path };
   gint64 t0 = g_get_monotonic_time ();
 
   g_thread_join (g_thread_new ("bench-load", load_run_thread, &full));
-  full_ms = (full.returned - t0) / 1000.0;
+  full_ms = (full.cancel.returned - t0) / 1000.0;
   printf ("%-24s %10.1f ms (file to session basis)\n", "load, uncancelled", full_ms);
-  for (int i = 0; i < 9; i++)
-    {
-      LoadRun run = { path, g_cancellable_new (), 0 };
-      GThread *thread = g_thread_new ("bench-load", load_run_thread, &run);
-      gint64 cancelled;
-
-      g_usleep ((gulong) (full_ms * 1000 * (i + 1) / 10));
-      cancelled = g_get_monotonic_time ();
-      g_cancellable_cancel (run.cancellable);
-      g_thread_join (thread);
-      ms[i] = run.returned > cancelled ? (run.returned - cancelled) / 1000.0 : 0;
-      g_object_unref (run.cancellable);
-    }
-  qsort (ms, 9, sizeof (double), compare_doubles);
+  bench_cancel_latencies (load_run_thread, &run.cancel, full_ms, ms);
+  bench_sort (ms, 9);
   printf ("%-24s %10.1f ms worst %10.1f ms median (cancelled at 10..90%%)\n", "cancel, load", ms[8], ms[4]);
 }
 

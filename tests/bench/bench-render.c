@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "render-fixture.h"
 #include "pv-timeline-renderer.h"
 
@@ -20,13 +21,6 @@ cpu_ms (void)
   struct timespec ts;
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
 }
 
 int
@@ -89,7 +83,7 @@ main (int argc, char **argv)
         ms[i] = (g_get_monotonic_time () - t) / 1000.0;
         pv_timeline_model_unref (m);
       }
-    qsort (ms, 5, sizeof (double), compare_doubles);
+    bench_sort (ms, 5);
     printf ("timeline model build: %.1f ms best, %.1f ms median\n", ms[0], ms[2]);
     printf ("items: %d kernels, %d marks, %d arrows; bars: %d slots, %d ort, %d arena\n", f->timeline->n_kernels,
             f->timeline->n_marks, f->timeline->n_arrows, f->timeline->memory[0].n_bars, f->timeline->memory[1].n_bars,
@@ -140,8 +134,8 @@ main (int argc, char **argv)
               wall[i] = (g_get_monotonic_time () - t) / 1000.0;
               cairo_destroy (cr);
             }
-          qsort (ms, runs, sizeof (double), compare_doubles);
-          qsort (wall, runs, sizeof (double), compare_doubles);
+          bench_sort (ms, runs);
+          bench_sort (wall, runs);
           g_snprintf (label, sizeof label, "1/%g", zooms[z]);
           printf ("%-6s %-10s %10.2f %10.2f %10.2f %10.2f\n", view_names[v], label, ms[0], ms[runs / 2], wall[0],
                   wall[runs / 2]);

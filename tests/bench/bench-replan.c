@@ -14,22 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench-util.h"
 #include "pv-memory-policy.h"
 #include "pv-model-loader.h"
 #include "pv-session.h"
 #include "pv-timeline-model.h"
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
 static void
 report (const char *what, double *ms, int runs)
 {
-  qsort (ms, runs, sizeof (double), compare_doubles);
+  bench_sort (ms, runs);
   printf ("%-32s %8.2f ms min %8.2f ms median %8.2f ms p95 (%d runs)\n", what, ms[0], ms[runs / 2],
           ms[MIN (runs - 1, (int) (runs * 0.95))], runs);
 }
@@ -89,10 +83,9 @@ edited_config (const PvGraph *g, Edit edit, int n_streams)
 }
 
 typedef struct {
+  BenchCancel cancel;
   PvSessionBasis *basis;
   PvSessionOptions *options;
-  GCancellable *cancellable;
-  gint64 returned;
 } CancelRun;
 
 static gpointer
@@ -100,9 +93,9 @@ cancel_run_thread (gpointer data)
 {
   CancelRun *run = data;
   g_autoptr (GError) error = NULL;
-  PvSession *session = pv_session_new_on_basis (run->basis, run->options, run->cancellable, &error);
+  PvSession *session = pv_session_new_on_basis (run->basis, run->options, run->cancel.cancellable, &error);
 
-  run->returned = g_get_monotonic_time ();
+  run->cancel.returned = g_get_monotonic_time ();
   pv_session_free (session);
   return NULL;
 }
@@ -113,21 +106,10 @@ cancel_run_thread (gpointer data)
 static void
 bench_cancel (PvSessionBasis *basis, PvSessionOptions *options, const char *label, double median_ms)
 {
+  CancelRun run = { { NULL, 0 }, basis, options };
   double ms[9];
 
-  for (int i = 0; i < 9; i++)
-    {
-      CancelRun run = { basis, options, g_cancellable_new (), 0 };
-      GThread *thread = g_thread_new ("bench-cancel", cancel_run_thread, &run);
-      gint64 cancelled;
-
-      g_usleep ((gulong) (median_ms * 1000 * (i + 1) / 10));
-      cancelled = g_get_monotonic_time ();
-      g_cancellable_cancel (run.cancellable);
-      g_thread_join (thread);
-      ms[i] = run.returned > cancelled ? (run.returned - cancelled) / 1000.0 : 0;
-      g_object_unref (run.cancellable);
-    }
+  bench_cancel_latencies (cancel_run_thread, &run.cancel, median_ms, ms);
   {
     g_autofree char *what = g_strdup_printf ("cancel, %s", label);
     report (what, ms, 9);
@@ -192,7 +174,7 @@ bench_config (PvSessionBasis *basis, PvSessionOptions *options, const char *text
   for (int st = 0; st < PV_SESSION_N_STAGES; st++)
     {
       double *ms = stage_ms + st * runs;
-      qsort (ms, runs, sizeof (double), compare_doubles);
+      bench_sort (ms, runs);
       printf ("%s %s %.2f", st ? "," : "", pv_session_stage_name (st), ms[runs / 2]);
     }
   printf (" ms\n");

@@ -63,6 +63,9 @@ awk -v n="$name" -v e="$execs" -v s="$start" -v t="$end" -v st="$status" \
   'BEGIN { d = t - s; printf "%s: %d executions in %.1f s, %.0f exec/s, status %d\n", n, e, d, (d > 0 ? e / d : 0), st }'
 
 if [ "$status" = 0 ] && [ "${PV_FUZZ_KEEP:-0}" = 1 ] && [ -n "${PV_FUZZ_SECONDS:-}" ]; then
+  # A target may have no committed inputs of its own yet (partition-config
+  # seeds from tests/ort/configs): the merge starts its folder.
+  mkdir -p "$corpus"
   before=$(ls "$corpus" | wc -l)
   "$fuzzer" -merge=1 -max_len="$max_len" -rss_limit_mb=2048 "$corpus" "$scratch" > "$scratch.merge.log" 2>&1
   echo "$name: merged into $corpus: $before -> $(ls "$corpus" | wc -l) inputs"

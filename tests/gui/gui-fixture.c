@@ -284,6 +284,25 @@ type_second_stream (Fixture *fx)
                       "      \"/branch1/conv1/Conv\",\n      \"/branch1/relu1/Relu\"\n    ]");
 }
 
+/* Every revealer under @w is done sliding. */
+static gboolean
+revealers_done (GtkWidget *w)
+{
+  if (GTK_IS_REVEALER (w) && gtk_widget_get_mapped (w) &&
+      gtk_revealer_get_child_revealed (GTK_REVEALER (w)) != gtk_revealer_get_reveal_child (GTK_REVEALER (w)))
+    return FALSE;
+  for (GtkWidget *child = gtk_widget_get_first_child (w); child; child = gtk_widget_get_next_sibling (child))
+    if (!revealers_done (child))
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+still (Fixture *fx)
+{
+  return settled (fx) && revealers_done (GTK_WIDGET (fx->window));
+}
+
 /* The first GtkMenuButton under @root whose label is @label. */
 GtkWidget *
 find_menu_button (GtkWidget *root, const char *label)

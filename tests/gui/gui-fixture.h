@@ -53,6 +53,9 @@ gboolean    wait_until            (Fixture *fx, Condition cond);
 void        spin                  (int ms);
 /* The window is idle: nothing loading or waiting to re-plan. */
 gboolean    settled               (Fixture *fx);
+/* settled(), and every revealer in the window done sliding (a screenshot
+ * mid-slide shows a bar half-covered). */
+gboolean    still                 (Fixture *fx);
 char       *data_path             (const char *name);
 /* Opens a model (and a config) from PV_DATA_DIR and waits for its plan. */
 void        open_model            (Fixture *fx, const char *model, const char *partition);

@@ -8,26 +8,6 @@
 #include "gui-fixture.h"
 #include "pv-onnx-builder.h"
 
-/* Every revealer under @w is done sliding (a screenshot mid-slide shows
- * a bar half-covered). */
-static gboolean
-revealers_done (GtkWidget *w)
-{
-  if (GTK_IS_REVEALER (w) && gtk_widget_get_mapped (w) &&
-      gtk_revealer_get_child_revealed (GTK_REVEALER (w)) != gtk_revealer_get_reveal_child (GTK_REVEALER (w)))
-    return FALSE;
-  for (GtkWidget *child = gtk_widget_get_first_child (w); child; child = gtk_widget_get_next_sibling (child))
-    if (!revealers_done (child))
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-still (Fixture *fx)
-{
-  return settled (fx) && revealers_done (GTK_WIDGET (fx->window));
-}
-
 /* The Bounds popover's row label of @symbol: its caption's text. */
 static const char *
 caption_of (GtkWidget *root, const char *symbol)

@@ -24,13 +24,9 @@ import { lastJson } from './json-out.mjs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ortOrSkip } from './ort-or-skip.mjs';
 
-try {
-  await import('onnxruntime-node');
-} catch (e) {
-  console.log(`1..0 # SKIP onnxruntime-node is not installed (${e.code || e.message})`);
-  process.exit(0); // TAP: the 1..0 SKIP plan is the skip (77 would be an error)
-}
+await ortOrSkip();
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sourceRoot = path.resolve(here, '..', '..');

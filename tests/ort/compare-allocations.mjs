@@ -20,13 +20,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { makeVariants } from './variants.mjs';
+import { ortOrSkip } from './ort-or-skip.mjs';
 
-try {
-  await import('onnxruntime-node');
-} catch (e) {
-  console.log(`1..0 # SKIP onnxruntime-node is not installed (${e.code || e.message})`);
-  process.exit(0);
-}
+await ortOrSkip();
 const here = path.dirname(fileURLToPath(import.meta.url));
 const profiler = path.join(here, 'ort-profile.mjs');
 

@@ -17,14 +17,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { encVarint } from './onnx-wire.mjs';
+import { ortOrSkip } from './ort-or-skip.mjs';
 
-let ort;
-try {
-  ort = (await import('onnxruntime-node')).default;
-} catch (e) {
-  console.log(`1..0 # SKIP onnxruntime-node is not installed (${e.code || e.message})`);
-  process.exit(0);
-}
+const ort = await ortOrSkip();
 
 if (process.argv[2] === '--ort') {
   try {

@@ -18,14 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ortOrSkip } from './ort-or-skip.mjs';
 
-let ort;
-try {
-  ort = (await import('onnxruntime-node')).default;
-} catch (e) {
-  console.log(`1..0 # SKIP onnxruntime-node is not installed (${e.code || e.message})`);
-  process.exit(0);
-}
+const ort = await ortOrSkip();
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const cli = path.resolve(args.shift());

@@ -12,13 +12,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { modelsOrVariants } from './variants.mjs';
+import { ortOrSkip } from './ort-or-skip.mjs';
 
-try {
-  await import('onnxruntime-node');
-} catch (e) {
-  console.log(`1..0 # SKIP onnxruntime-node is not installed (${e.code || e.message})`);
-  process.exit(0); // TAP: the 1..0 SKIP plan is the skip (77 would be an error)
-}
+await ortOrSkip();
 // ORT runs in a child per model (through the harness): a crash costs one result.
 const harness = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ort-default-config.mjs');
 

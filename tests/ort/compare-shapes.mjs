@@ -19,14 +19,9 @@ import { lastJson } from './json-out.mjs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ortOrSkip } from './ort-or-skip.mjs';
 
-let ort;
-try {
-  ort = (await import('onnxruntime-node')).default;
-} catch (e) {
-  console.log(`1..0 # SKIP onnxruntime-node is not installed (${e.code || e.message})`);
-  process.exit(0);
-}
+const ort = await ortOrSkip();
 const { ortShapes } = await import('./ort-shapes.mjs');
 const { makeVariants } = await import('./variants.mjs');
 const here = path.dirname(fileURLToPath(import.meta.url));

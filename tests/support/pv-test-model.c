@@ -69,3 +69,19 @@ pv_test_dims_text (const PvDimExpr *const *dims, int n, const char *open, const 
   g_string_append (text, close);
   return g_string_free (text, FALSE);
 }
+
+char *
+pv_test_shape_text (const PvTestInferred *inferred, const char *name)
+{
+  const PvValueShape *s = pv_test_inferred_shape (inferred, name);
+
+  return s->rank < 0 ? g_strdup ("?") : pv_test_dims_text (s->dims, s->rank, "[", "]");
+}
+
+char *
+pv_test_data_text (const PvTestInferred *inferred, const char *name)
+{
+  const PvValueShape *s = pv_test_inferred_shape (inferred, name);
+
+  return s->data == NULL ? g_strdup ("none") : pv_test_dims_text (s->data, s->n_data, "{", "}");
+}

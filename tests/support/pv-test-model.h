@@ -34,4 +34,21 @@ const PvValueShape *pv_test_inferred_shape (const PvTestInferred *inferred, cons
 /* @dims as "@open a,b,c @close", e.g. "[batch,seq-1,768]". */
 char *pv_test_dims_text (const PvDimExpr *const *dims, int n, const char *open, const char *close);
 
+/* The inferred dims of value @name as "[batch,seq,768]", "?" for an unknown
+ * rank. */
+char *pv_test_shape_text (const PvTestInferred *inferred, const char *name);
+
+/* The known contents of value @name as "{batch,-1,12,64}", "none" when
+ * they are not known. */
+char *pv_test_data_text (const PvTestInferred *inferred, const char *name);
+
+/* Asserts that value @name's contents read @want (pv_test_data_text()). */
+#define pv_test_assert_data(inferred, name, want)                 \
+  G_STMT_START                                                    \
+  {                                                               \
+    g_autofree char *got_ = pv_test_data_text (inferred, name);   \
+    g_assert_cmpstr (got_, ==, want);                             \
+  }                                                               \
+  G_STMT_END
+
 G_END_DECLS

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pv-arena-planner.h"
 #include "pv-arena-search.h"
 #include "pv-test-seed.h"
 

@@ -19,13 +19,20 @@ order_names (const PvGraph *g)
   return g_string_free (s, FALSE);
 }
 
+/* @g's order, as node names, is @expected ("n0,n1"). */
+static void
+assert_order (const PvGraph *g, const char *expected)
+{
+  g_autofree char *order = order_names (g);
+  g_assert_cmpstr (order, ==, expected);
+}
+
 static void
 test_chain (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
-  g_autofree char *order = NULL;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
@@ -33,8 +40,7 @@ test_chain (void)
   pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
   m = pv_test_load_built (b, "test.onnx");
-  order = order_names (m->graph);
-  g_assert_cmpstr (order, ==, "n0,n1,n2");
+  assert_order (m->graph, "n0,n1,n2");
 }
 
 static void
@@ -43,7 +49,6 @@ test_independent (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
-  g_autofree char *order = NULL;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   for (int i = 0; i < 3; i++)
@@ -54,9 +59,8 @@ test_independent (void)
       pv_onnx_graph_add_output (g, out, F, "4");
     }
   m = pv_test_load_built (b, "test.onnx");
-  order = order_names (m->graph);
   /* The highest-index leaf is explored first. */
-  g_assert_cmpstr (order, ==, "n2,n1,n0");
+  assert_order (m->graph, "n2,n1,n0");
 }
 
 static void
@@ -65,7 +69,6 @@ test_fan_out_and_in (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
-  g_autofree char *order = NULL;
 
   /* n0 feeds n1 and n2 -> 0,2,1 */
   pv_onnx_graph_add_input (g, "x", F, "4");
@@ -75,10 +78,8 @@ test_fan_out_and_in (void)
   pv_onnx_graph_add_output (g, "b", F, "4");
   pv_onnx_graph_add_output (g, "c", F, "4");
   m = pv_test_load_built (b, "test.onnx");
-  order = order_names (m->graph);
-  g_assert_cmpstr (order, ==, "n0,n2,n1");
+  assert_order (m->graph, "n0,n2,n1");
   g_clear_pointer (&m, pv_model_free);
-  g_clear_pointer (&order, g_free);
 
   /* n0 and n1 feed n2 -> 1,0,2 */
   b = pv_test_builder_new (17);
@@ -89,8 +90,7 @@ test_fan_out_and_in (void)
   pv_onnx_graph_add_node (g, "Add", "n2", N ("a", "b"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
   m = pv_test_load_built (b, "test.onnx");
-  order = order_names (m->graph);
-  g_assert_cmpstr (order, ==, "n1,n0,n2");
+  assert_order (m->graph, "n1,n0,n2");
 }
 
 static void
@@ -99,7 +99,6 @@ test_unnamed_counters (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
-  g_autofree char *order = NULL;
 
   /* Counters are per op type, count only unnamed nodes, start at 0 and do
    * not avoid names the model uses: ORT writes Relu0, Relu1, Relu1. */
@@ -110,8 +109,7 @@ test_unnamed_counters (void)
   pv_onnx_graph_add_node (g, "Sigmoid", NULL, N ("c"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
   m = pv_test_load_built (b, "test.onnx");
-  order = order_names (m->graph);
-  g_assert_cmpstr (order, ==, "Relu0,Relu1,Relu1,Sigmoid0");
+  assert_order (m->graph, "Relu0,Relu1,Relu1,Sigmoid0");
   g_assert_true (m->graph->nodes[0].name_generated);
   g_assert_false (m->graph->nodes[1].name_generated);
   /* Lookups by name find the first in order, and the nodes sharing a name
@@ -232,7 +230,6 @@ test_if_outer_scope (void)
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
   PvOnnxNode *if_node;
   g_autoptr (PvModel) m = NULL;
-  g_autofree char *order = NULL;
   const PvGraph *main_g, *then_pv;
   const PvNode *if_pv;
   int a, outer_in_then;
@@ -261,8 +258,7 @@ test_if_outer_scope (void)
   g_assert_cmpint (if_pv->implicit_inputs[1], ==, pv_graph_find_value (main_g, "b"));
   /* make_a and make_b are not leaves (their only consumer is the If through
    * implicit inputs), and the higher-index input is explored first. */
-  order = order_names (main_g);
-  g_assert_cmpstr (order, ==, "make_b,make_a,if");
+  assert_order (main_g, "make_b,make_a,if");
   g_assert_cmpint (if_pv->n_subgraphs, ==, 2);
   then_pv = if_pv->subgraphs[0];
   g_assert_true (then_pv->parent == main_g);
@@ -332,7 +328,6 @@ test_cast_like_inlined (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
-  g_autofree char *order = NULL;
   const PvNode *cast;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
@@ -348,8 +343,7 @@ test_cast_like_inlined (void)
   g_assert_cmpstr (cast->inlined_from, ==, "CastLike");
   g_assert_cmpint (cast->n_inputs, ==, 1);
   g_assert_cmpint (cast->type_source, ==, pv_graph_find_value (m->graph, "t"));
-  order = order_names (m->graph);
-  g_assert_cmpstr (order, ==, "Cast0,after,target");
+  assert_order (m->graph, "Cast0,after,target");
 }
 
 int

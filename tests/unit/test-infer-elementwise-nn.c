@@ -18,37 +18,15 @@
 #define U8 ONNX__TENSOR_PROTO__DATA_TYPE__UINT8
 #define N PV_ONNX_NAMES
 
-/* "[batch,seq,128]", "?" for an unknown rank. */
-static char *
-shape_str (const PvTestInferred *r, const char *name)
-{
-  const PvValueShape *s = pv_test_inferred_shape (r, name);
-  return s->rank < 0 ? g_strdup ("?") : pv_test_dims_text (s->dims, s->rank, "[", "]");
-}
-
-/* "{batch,seq,64}", "none" when the contents are not known. */
-static char *
-data_str (const PvTestInferred *r, const char *name)
-{
-  const PvValueShape *s = pv_test_inferred_shape (r, name);
-  return s->data == NULL ? g_strdup ("none") : pv_test_dims_text (s->data, s->n_data, "{", "}");
-}
-
-#define assert_shape(r, name, expected)                 \
-  G_STMT_START                                          \
-  {                                                     \
-    g_autofree char *got_ = shape_str (r, name);        \
-    g_assert_cmpstr (got_, ==, expected);               \
-  }                                                     \
+#define assert_shape(r, name, expected)                          \
+  G_STMT_START                                                   \
+  {                                                              \
+    g_autofree char *got_ = pv_test_shape_text (r, name);        \
+    g_assert_cmpstr (got_, ==, expected);                        \
+  }                                                              \
   G_STMT_END
 
-#define assert_data(r, name, expected)                  \
-  G_STMT_START                                          \
-  {                                                     \
-    g_autofree char *got_ = data_str (r, name);         \
-    g_assert_cmpstr (got_, ==, expected);               \
-  }                                                     \
-  G_STMT_END
+#define assert_data pv_test_assert_data
 
 #define assert_type(r, name, t) g_assert_cmpint (pv_test_inferred_shape (r, name)->elem_type, ==, t)
 

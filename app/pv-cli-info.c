@@ -4,6 +4,7 @@
 
 #include "pv-cli.h"
 #include "pv-element-type.h"
+#include "pv-json-writer.h"
 #include "pv-model-loader.h"
 #include "pv-json-writer.h"
 
@@ -70,7 +71,7 @@ shape_json (const PvType *type)
     {
       const PvDim *d = &type->dims[i];
       if (d->kind == PV_DIM_VALUE)
-        cJSON_AddItemToArray (dims, cJSON_CreateNumber ((double) d->value));
+        cJSON_AddItemToArray (dims, pv_cjson_int64 (d->value));
       else if (d->kind == PV_DIM_SYMBOL)
         cJSON_AddItemToArray (dims, cJSON_CreateString (d->symbol));
       else

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "pv-cli.h"
 #include "pv-cli-args.h"
 #include "pv-model-loader.h"
@@ -235,6 +237,7 @@ pv_cli_check (int argc, char **argv)
   g_autofree int *devices = NULL;
   g_autofree char *text = NULL;
   gsize len = 0;
+  GStatBuf st;
   int status = PV_CLI_OK;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -255,6 +258,13 @@ pv_cli_check (int argc, char **argv)
     status = load_model (argv[1], gpu_ops, device_specs, &model, &devices);
   if (status != PV_CLI_OK)
     goto out;
+  /* A config past the model's limit is refused before it is read. */
+  if (g_stat (argv[2], &st) == 0 && S_ISREG (st.st_mode) &&
+      !pv_cli_partition_size_ok (model->graph, argv[2], (gsize) st.st_size))
+    {
+      status = PV_CLI_BAD_INPUT;
+      goto out;
+    }
   if (!pv_read_file (argv[2], PV_READ_FILE_LIMIT, &text, &len, &error))
     {
       if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
@@ -262,6 +272,11 @@ pv_cli_check (int argc, char **argv)
                     argv[2]);
       else
         g_printerr ("planviz-cli: %s\n", error->message);
+      status = PV_CLI_BAD_INPUT;
+      goto out;
+    }
+  if (!pv_cli_partition_size_ok (model->graph, argv[2], len))
+    {
       status = PV_CLI_BAD_INPUT;
       goto out;
     }

@@ -167,6 +167,8 @@ pv_cli_plan_session (const char *command, const char *model_path, PvCliPlanArgs 
     }
 
   model = pv_cli_load_model (model_path, &ort_shapes, &error);
+  if (model && partition_text && !pv_cli_partition_size_ok (model->graph, args->partition, partition_len))
+    return PV_CLI_BAD_INPUT;
   if (model && (input_values = pv_cli_parse_input_values (args->value_specs, model)) == NULL)
     return PV_CLI_USAGE;
   if (model && !pv_cli_node_devices (model->graph, args->gpu_ops, args->device_specs, &devices, &status))

@@ -6,6 +6,7 @@
 #include "pv-cli.h"
 #include "pv-cli-args.h"
 #include "pv-element-type.h"
+#include "pv-json-writer.h"
 #include "pv-model-loader.h"
 #include "pv-shape-inference.h"
 #include "pv-json-writer.h"
@@ -103,7 +104,7 @@ add_bound_shape (cJSON *item, const PvValueShape *s, GHashTable *bounds, GHashTa
           cJSON_Delete (dims);
           return;
         }
-      cJSON_AddItemToArray (dims, cJSON_CreateNumber ((double) n));
+      cJSON_AddItemToArray (dims, pv_cjson_int64 (n));
     }
   cJSON_AddItemToObject (item, "bound_shape", dims);
 }
@@ -137,7 +138,7 @@ walk_graph (const PvShapeInfo *info, const PvGraph *g, const char *path, GHashTa
                 {
                   gint64 c;
                   if (pv_dim_is_const (s->dims[i], &c))
-                    cJSON_AddItemToArray (dims, cJSON_CreateNumber ((double) c));
+                    cJSON_AddItemToArray (dims, pv_cjson_int64 (c));
                   else
                     {
                       g_autofree char *d = pv_dim_to_string (s->dims[i]);
@@ -152,7 +153,7 @@ walk_graph (const PvShapeInfo *info, const PvGraph *g, const char *path, GHashTa
           if (bytes == NULL)
             cJSON_AddNullToObject (item, "bytes");
           else if (is_number)
-            cJSON_AddNumberToObject (item, "bytes", g_ascii_strtod (bytes, NULL));
+            cJSON_AddItemToObject (item, "bytes", pv_cjson_uint64 (g_ascii_strtoull (bytes, NULL, 10)));
           else
             cJSON_AddStringToObject (item, "bytes", bytes);
           if (producer)

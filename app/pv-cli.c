@@ -10,6 +10,7 @@
 #include "pv-error.h"
 #include "pv-model-loader.h"
 #include "pv-ort-graph-rewrite.h"
+#include "pv-partition-config.h"
 #include "pv-input-values.h"
 #include "pv-node-limit.h"
 
@@ -88,6 +89,22 @@ pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError **error)
   if (!pv_ort_graph_rewrite (model, NULL, ort_shapes, error))
     return NULL;
   return g_steal_pointer (&model);
+}
+
+gboolean
+pv_cli_partition_size_ok (const PvGraph *graph, const char *path, gsize len)
+{
+  gsize limit = pv_partition_config_size_limit (graph);
+  g_autofree char *size = NULL, *max = NULL;
+
+  if (len <= limit)
+    return TRUE;
+  size = g_format_size_full (len, G_FORMAT_SIZE_IEC_UNITS);
+  max = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
+  g_printerr ("planviz-cli: %s: %s, larger than the %s planviz reads as a partition config of this %d-node model "
+              "(a config lists each node once; this one would repeat names by the million)\n",
+              path, size, max, graph->n_nodes);
+  return FALSE;
 }
 
 GHashTable *

@@ -27,6 +27,11 @@ int pv_cli_parse_model (const char *command, GOptionContext *context, int *argc,
  * rewrite infers anyway, for the session to share. */
 PvModel *pv_cli_load_model (const char *path, PvOrtShapes **ort_shapes, GError **error);
 
+/* TRUE when a partition config of @len bytes read from @path is within
+ * pv_partition_config_size_limit() of @graph; else prints why and returns
+ * FALSE (the caller exits with PV_CLI_BAD_INPUT). */
+gboolean pv_cli_partition_size_ok (const PvGraph *graph, const char *path, gsize len);
+
 /* Parses "--input-value NAME=V" (or NAME=V1,V2,…) strings into graph input
  * name -> PvTensor* of the input's element type (a scalar for one value);
  * NULL, after printing why, when a name is no graph input of @model or a

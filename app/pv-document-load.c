@@ -6,8 +6,11 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "pv-model-loader.h"
 #include "pv-ort-graph-rewrite.h"
+#include "pv-partition-config.h"
 #include "pv-read-file.h"
 
 typedef struct {
@@ -106,18 +109,30 @@ report_session_stage (gpointer user_data, PvSessionStage stage)
 
 /* A partition config's text: the whole file, UTF-8 without NULs. */
 gboolean
-_pv_document_read_partition_text (GFile *file, GCancellable *cancellable, char **text, GError **error)
+_pv_document_read_partition_text (GFile *file, const PvGraph *graph, GCancellable *cancellable, char **text,
+                                  GError **error)
 {
   g_autofree char *contents = NULL;
   const char *path = g_file_peek_path (file);
+  gsize limit = pv_partition_config_size_limit (graph);
   gsize len = 0;
+  GStatBuf st;
 
+  if (path != NULL && g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && (guint64) st.st_size > limit)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_autofree char *size = g_format_size_full (st.st_size, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *max = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s, larger than the %s planviz reads as a partition "
+                   "config of this %d-node model", name, size, max, graph->n_nodes);
+      return FALSE;
+    }
   /* A local file: bounded, and never a device or a FIFO (a remembered
    * config path may point anywhere). Errors stay in G_IO_ERROR, as GIO's. */
   if (path != NULL)
     {
       g_autoptr (GError) local = NULL;
-      if (!pv_read_file (path, PV_READ_FILE_LIMIT, &contents, &len, &local))
+      if (!pv_read_file (path, limit, &contents, &len, &local))
         {
           g_set_error_literal (error, G_IO_ERROR, g_io_error_from_file_error (local->code), local->message);
           return FALSE;
@@ -177,7 +192,8 @@ read_inputs (GTask *task, LoadData *data, GCancellable *cancellable, GError **er
   if (data->kernels == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   if (data->partition_file)
-    return _pv_document_read_partition_text (data->partition_file, cancellable, &data->partition_text, error);
+    return _pv_document_read_partition_text (data->partition_file, data->model->graph, cancellable,
+                                             &data->partition_text, error);
   {
     g_autoptr (PvPartitionConfig) config = pv_partition_config_default (data->model->graph, NULL);
     data->partition_text = pv_partition_config_to_json (data->model->graph, config, TRUE);

@@ -166,9 +166,13 @@ void             _pv_document_symbols_changed   (PvDocument *self);
  * to it get the bound the worker used, 1); emits symbols-changed when
  * they changed. */
 void             _pv_document_update_symbols    (PvDocument *self);
-gboolean         _pv_document_read_partition_text (GFile        *file,
-                                                   GCancellable *cancellable,
-                                                   char        **text,
-                                                   GError      **error);
+/* The partition config at @file for @graph's model: UTF-8 text within
+ * pv_partition_config_size_limit() of @graph (a bigger one is refused
+ * before it is read: checking it would take gigabytes). */
+gboolean         _pv_document_read_partition_text (GFile          *file,
+                                                   const PvGraph  *graph,
+                                                   GCancellable   *cancellable,
+                                                   char          **text,
+                                                   GError        **error);
 
 G_END_DECLS

@@ -350,7 +350,7 @@ pv_document_load_partition (PvDocument *self, GFile *file, GError **error)
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, "Open a model before its partition config");
       return FALSE;
     }
-  if (!_pv_document_read_partition_text (file, NULL, &text, error))
+  if (!_pv_document_read_partition_text (file, self->model->graph, NULL, &text, error))
     return FALSE;
   if (g_set_object (&self->partition_file, file))
     g_object_notify_by_pspec (G_OBJECT (self), _pv_document_properties[PV_DOCUMENT_PROP_PARTITION_FILE]);

@@ -22,6 +22,7 @@ typedef enum {
   PV_MODEL_ERROR_TOO_DEEP,
   PV_MODEL_ERROR_INVALID,       /* anything else the schema allows but ONNX forbids */
   PV_MODEL_ERROR_TOO_MANY_NODES, /* more nodes than the load's limit */
+  PV_MODEL_ERROR_EXTERNAL_DATA, /* an external-data location ONNX Runtime refuses */
 } PvModelError;
 
 GQuark pv_model_error_quark (void);

@@ -181,6 +181,55 @@ pv_json_number (PvJsonWriter *w, const char *key, double d)
   g_string_append (w->out, buf);
 }
 
+/* Below this, a double holds the integer and cJSON prints every digit. */
+#define EXACT_AS_DOUBLE 1000000000000000ULL
+
+void
+pv_json_uint64 (PvJsonWriter *w, const char *key, guint64 value)
+{
+  if (value < EXACT_AS_DOUBLE)
+    {
+      pv_json_number (w, key, (double) value);
+      return;
+    }
+  begin_item (w, key);
+  g_string_append_printf (w->out, "%" G_GUINT64_FORMAT, value);
+}
+
+void
+pv_json_int64 (PvJsonWriter *w, const char *key, gint64 value)
+{
+  if (value > -(gint64) EXACT_AS_DOUBLE && value < (gint64) EXACT_AS_DOUBLE)
+    {
+      pv_json_number (w, key, (double) value);
+      return;
+    }
+  begin_item (w, key);
+  g_string_append_printf (w->out, "%" G_GINT64_FORMAT, value);
+}
+
+cJSON *
+pv_cjson_uint64 (guint64 value)
+{
+  char digits[24];
+
+  if (value < EXACT_AS_DOUBLE)
+    return cJSON_CreateNumber ((double) value);
+  g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, value);
+  return cJSON_CreateRaw (digits);
+}
+
+cJSON *
+pv_cjson_int64 (gint64 value)
+{
+  char digits[24];
+
+  if (value > -(gint64) EXACT_AS_DOUBLE && value < (gint64) EXACT_AS_DOUBLE)
+    return cJSON_CreateNumber ((double) value);
+  g_snprintf (digits, sizeof digits, "%" G_GINT64_FORMAT, value);
+  return cJSON_CreateRaw (digits);
+}
+
 void
 pv_json_bool (PvJsonWriter *w, const char *key, gboolean value)
 {

@@ -5,6 +5,7 @@
  * cJSON's number and string forms. */
 #pragma once
 
+#include <cjson/cJSON.h>
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -37,7 +38,17 @@ void pv_json_end_array (PvJsonWriter *w);
 /* A NULL @value writes nothing, as cJSON_AddStringToObject() adds nothing. */
 void pv_json_string (PvJsonWriter *w, const char *key, const char *value);
 void pv_json_number (PvJsonWriter *w, const char *key, double value);
+/* An integer, exact to 64 bits: byte counts, dims and offsets. Below 10^15
+ * the text is pv_json_number()'s (cJSON's); above, all its digits, where a
+ * double would round (2^60 + 1 bytes printed as 1.152921504606847e+18). */
+void pv_json_int64 (PvJsonWriter *w, const char *key, gint64 value);
+void pv_json_uint64 (PvJsonWriter *w, const char *key, guint64 value);
 void pv_json_bool (PvJsonWriter *w, const char *key, gboolean value);
+
+/* The same for cJSON trees: a number item below 10^15, a raw item with
+ * every digit above. */
+cJSON *pv_cjson_int64 (gint64 value);
+cJSON *pv_cjson_uint64 (guint64 value);
 void pv_json_null (PvJsonWriter *w, const char *key);
 
 G_END_DECLS

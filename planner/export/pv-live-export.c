@@ -128,7 +128,7 @@ value_json (const Live *live, PvPlannerKind kind, int v)
 
   span_steps (&s->schedule->value_spans[v], &first, &last);
   cJSON_AddStringToObject (item, "name", g->values[v].name);
-  cJSON_AddNumberToObject (item, "bytes", (double) s->schedule->value_bytes[v]);
+  cJSON_AddItemToObject (item, "bytes", pv_cjson_uint64 (s->schedule->value_bytes[v]));
   cJSON_AddNumberToObject (item, "share", live->total ? (double) s->schedule->value_bytes[v] / live->total : 0);
   cJSON_AddStringToObject (item, "producer", producer >= 0 ? g->nodes[producer].name : "");
   cJSON_AddStringToObject (item, "op", producer >= 0 ? g->nodes[producer].op_type : "");
@@ -171,8 +171,8 @@ pv_live_export_json (const PvSession *session, PvPlannerKind kind, const PvLiveI
   cJSON_AddNumberToObject (root, "step", floor (live.time));
   cJSON_AddNumberToObject (root, "time", live.time);
   cJSON_AddBoolToObject (root, "at_peak", at->at_peak || live.time == live.curve->peak_time);
-  cJSON_AddNumberToObject (root, "bytes", (double) live.total);
-  cJSON_AddNumberToObject (root, "peak_live_bytes", (double) live.curve->peak_bytes);
+  cJSON_AddItemToObject (root, "bytes", pv_cjson_uint64 (live.total));
+  cJSON_AddItemToObject (root, "peak_live_bytes", pv_cjson_uint64 (live.curve->peak_bytes));
   cJSON_AddNumberToObject (root, "n_values", live.n_values);
   values = cJSON_AddArrayToObject (root, "values");
   for (int i = 0; i < live.n_values; i++)

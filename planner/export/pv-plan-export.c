@@ -173,18 +173,18 @@ ort_arena_json (PvJsonWriter *w, const PvSession *s)
       const PvOrtArenaRecord *r = &run->first[k];
       pv_json_begin_object (w, NULL);
       pv_json_string (w, "node", s->graph->nodes[r->node].name);
-      pv_json_number (w, "requested_in_use", (double) r->requested_in_use);
-      pv_json_number (w, "in_use", (double) r->in_use);
-      pv_json_number (w, "held", (double) r->held);
-      pv_json_number (w, "in_use_peak", (double) r->in_use_peak);
+      pv_json_uint64 (w, "requested_in_use", r->requested_in_use);
+      pv_json_uint64 (w, "in_use", r->in_use);
+      pv_json_uint64 (w, "held", r->held);
+      pv_json_uint64 (w, "in_use_peak", r->in_use_peak);
       pv_json_end_object (w);
     }
   pv_json_end_array (w);
-  pv_json_number (w, "peak_requested", (double) run->peak_requested);
-  pv_json_number (w, "peak_in_use", (double) run->peak_in_use);
-  pv_json_number (w, "held", (double) run->held);
+  pv_json_uint64 (w, "peak_requested", run->peak_requested);
+  pv_json_uint64 (w, "peak_in_use", run->peak_in_use);
+  pv_json_uint64 (w, "held", run->held);
   if (run->has_pattern)
-    pv_json_number (w, "pattern_bytes", (double) run->pattern_bytes);
+    pv_json_uint64 (w, "pattern_bytes", run->pattern_bytes);
   else
     pv_json_null (w, "pattern_bytes");
   pv_json_begin_array (w, "unmodelled_ops");
@@ -220,7 +220,7 @@ ort_shape_json (PvJsonWriter *w, const PvSession *s, int value)
       pv_json_begin_array (w, "ort_shape");
       for (int d = 0; d < type->rank; d++)
         if (type->dims[d].kind == PV_ORT_DIM_VALUE)
-          pv_json_number (w, NULL, (double) type->dims[d].value);
+          pv_json_int64 (w, NULL, type->dims[d].value);
         else if (type->dims[d].kind == PV_ORT_DIM_PARAM)
           pv_json_string (w, NULL, type->dims[d].param);
         else
@@ -270,7 +270,7 @@ ort_value_json (PvJsonWriter *w, const PvSession *s, int i)
   pv_json_number (w, "device", vp->location.type);
   pv_json_string (w, "location", device);
   if (s->value_bytes && s->value_bytes[vp->value])
-    pv_json_number (w, "bytes", (double) s->value_bytes[vp->value]);
+    pv_json_uint64 (w, "bytes", s->value_bytes[vp->value]);
   else if (known_empty (s, vp->value))
     pv_json_number (w, "bytes", 0);
   else
@@ -406,11 +406,11 @@ ort_json (PvJsonWriter *w, const PvSession *s)
   pv_json_string (w, "status", complete ? "complete" : "deferred");
   if (complete)
     {
-      pv_json_number (w, "peak_bytes", (double) s->ort_peak_bytes);
-      pv_json_number (w, "lower_bound_bytes", (double) s->load_bytes);
+      pv_json_uint64 (w, "peak_bytes", s->ort_peak_bytes);
+      pv_json_uint64 (w, "lower_bound_bytes", s->load_bytes);
       pv_json_number (w, "peak_over_lower_bound",
                       s->load_bytes ? (double) s->ort_peak_bytes / (double) s->load_bytes : 1.0);
-      pv_json_number (w, "arena_bytes", (double) s->ort_arena->peak_bytes);
+      pv_json_uint64 (w, "arena_bytes", s->ort_arena->peak_bytes);
     }
   else
     {
@@ -430,11 +430,11 @@ own_plan_json (PvJsonWriter *w, const PvSession *s, PvPlannerKind kind)
   const PvLiveness *live = s->slots->liveness;
 
   pv_json_string (w, "status", "complete");
-  pv_json_number (w, "peak_bytes", (double) peak_of (s, kind));
-  pv_json_number (w, "lower_bound_bytes", (double) s->load_bytes);
+  pv_json_uint64 (w, "peak_bytes", peak_of (s, kind));
+  pv_json_uint64 (w, "lower_bound_bytes", s->load_bytes);
   pv_json_number (w, "peak_over_lower_bound",
                   s->load_bytes ? (double) peak_of (s, kind) / (double) s->load_bytes : 1.0);
-  pv_json_number (w, "naive_bytes", (double) s->slots->naive_bytes);
+  pv_json_uint64 (w, "naive_bytes", s->slots->naive_bytes);
   if (kind == PV_PLANNER_SLOTS)
     {
       pv_json_begin_array (w, "slots");
@@ -442,7 +442,7 @@ own_plan_json (PvJsonWriter *w, const PvSession *s, PvPlannerKind kind)
         {
           pv_json_begin_object (w, NULL);
           pv_json_number (w, "id", s->slots->slots[i].id);
-          pv_json_number (w, "capacity", (double) s->slots->slots[i].capacity);
+          pv_json_uint64 (w, "capacity", s->slots->slots[i].capacity);
           pv_json_end_object (w);
         }
       pv_json_end_array (w);
@@ -457,11 +457,11 @@ own_plan_json (PvJsonWriter *w, const PvSession *s, PvPlannerKind kind)
     {
       pv_json_begin_object (w, "offsets");
       for (int i = 0; i < s->n_arena_values; i++)
-        pv_json_number (w, g->values[s->arena_values[i]].name, (double) s->arena->offsets[i]);
+        pv_json_uint64 (w, g->values[s->arena_values[i]].name, s->arena->offsets[i]);
       pv_json_end_object (w);
       pv_json_number (w, "alignment", (double) PV_DEFAULT_ALIGNMENT);
       pv_json_string (w, "ordering", s->arena->ordering ? s->arena->ordering : "");
-      pv_json_number (w, "proven_lower_bound_bytes", (double) s->arena->bound_bytes);
+      pv_json_uint64 (w, "proven_lower_bound_bytes", s->arena->bound_bytes);
       pv_json_bool (w, "optimal", s->arena->optimal);
     }
   /* Per value: what the timeline draws. */
@@ -473,7 +473,7 @@ own_plan_json (PvJsonWriter *w, const PvSession *s, PvPlannerKind kind)
         continue;
       pv_json_begin_object (w, NULL);
       pv_json_string (w, "name", g->values[v].name);
-      pv_json_number (w, "bytes", (double) s->slots->bytes[v]);
+      pv_json_uint64 (w, "bytes", s->slots->bytes[v]);
       pv_json_number (w, "first_step", live->def[v]);
       pv_json_number (w, "last_step", live->use_end[v]);
       pv_json_end_object (w);

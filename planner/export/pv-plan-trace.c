@@ -114,7 +114,7 @@ trace_live_bytes (cJSON *events, const PvSchedule *sched)
         cJSON_AddStringToObject (e, "name", "live bytes");
         cJSON_AddNumberToObject (e, "pid", 1);
         cJSON_AddNumberToObject (e, "ts", sched->curves[c].points[i].time * US_PER_UNIT);
-        cJSON_AddNumberToObject (args, series, (double) sched->curves[c].points[i].bytes);
+        cJSON_AddItemToObject (args, series, pv_cjson_uint64 (sched->curves[c].points[i].bytes));
         cJSON_AddItemToArray (events, e);
       }
 }

@@ -445,11 +445,10 @@ _pv_kdefs_read_file (const Source *src, GStringChunk *strings, GError **error)
   g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr (GArray) keys = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (_pv_kdefs_entry_free);
-  Positions pos;
+  Positions pos = { 0 };
   Reader reader = { src, &pos, strings, error, 0, 1 };
   const cJSON *kernels;
   cJSON *root;
-  guint vi = 0, ki = 0;
   gboolean ok;
 
   if (!scan_syntax (src, values, keys, error))
@@ -465,15 +464,15 @@ _pv_kdefs_read_file (const Source *src, GStringChunk *strings, GError **error)
       _pv_kdefs_set_error (error, src, PV_KERNEL_TABLE_ERROR_SYNTAX, 0, "cJSON cannot read this file");
       return NULL;
     }
-  pos.value_at = g_hash_table_new (NULL, NULL);
-  pos.key_at = g_hash_table_new (NULL, NULL);
-  _pv_kdefs_assign_positions (root, &pos, values, keys, &vi, &ki, FALSE);
+  _pv_kdefs_assign_positions (root, &pos, values, keys);
+  /* The scan's lists are in the positions now. */
+  g_clear_pointer (&values, g_array_unref);
+  g_clear_pointer (&keys, g_array_unref);
 
   kernels = find_kernels (&reader, root);
   ok = kernels != NULL && read_entries (&reader, kernels, entries);
 
-  g_hash_table_unref (pos.value_at);
-  g_hash_table_unref (pos.key_at);
+  _pv_kdefs_positions_clear (&pos);
   cJSON_Delete (root);
   return ok ? g_steal_pointer (&entries) : NULL;
 }

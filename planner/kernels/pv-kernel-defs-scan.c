@@ -5,6 +5,7 @@
 #include "pv-kernel-table-private.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------------- */
@@ -346,27 +347,65 @@ _pv_kdefs_scan_value (Scanner *s, int depth)
 /* ---------------------------------------------------------------------- */
 /* Tree positions */
 
-void
-_pv_kdefs_assign_positions (const cJSON *item, Positions *pos, const GArray *values, const GArray *keys, guint *vi,
-                            guint *ki, gboolean is_member)
+static void
+collect_positions (const cJSON *item, Positions *pos, const GArray *values, const GArray *keys, gboolean is_member)
 {
-  if (is_member && *ki < keys->len)
-    g_hash_table_insert (pos->key_at, (gpointer) item, GSIZE_TO_POINTER (g_array_index (keys, gsize, (*ki)++) + 1));
-  if (*vi < values->len)
-    g_hash_table_insert (pos->value_at, (gpointer) item, GSIZE_TO_POINTER (g_array_index (values, gsize, (*vi)++) + 1));
+  if (is_member && pos->n_keys < keys->len)
+    {
+      pos->keys[pos->n_keys] = (Position) { item, g_array_index (keys, gsize, pos->n_keys) };
+      pos->n_keys++;
+    }
+  if (pos->n_values < values->len)
+    {
+      pos->values[pos->n_values] = (Position) { item, g_array_index (values, gsize, pos->n_values) };
+      pos->n_values++;
+    }
   for (const cJSON *child = item->child; child; child = child->next)
-    _pv_kdefs_assign_positions (child, pos, values, keys, vi, ki, cJSON_IsObject (item));
+    collect_positions (child, pos, values, keys, cJSON_IsObject (item));
+}
+
+static int
+compare_positions (const void *a, const void *b)
+{
+  const cJSON *x = ((const Position *) a)->item, *y = ((const Position *) b)->item;
+  return (x > y) - (x < y);
+}
+
+void
+_pv_kdefs_assign_positions (const cJSON *root, Positions *pos, const GArray *values, const GArray *keys)
+{
+  pos->values = g_new (Position, MAX (values->len, 1));
+  pos->keys = g_new (Position, MAX (keys->len, 1));
+  pos->n_values = pos->n_keys = 0;
+  collect_positions (root, pos, values, keys, FALSE);
+  qsort (pos->values, pos->n_values, sizeof (Position), compare_positions);
+  qsort (pos->keys, pos->n_keys, sizeof (Position), compare_positions);
+}
+
+void
+_pv_kdefs_positions_clear (Positions *pos)
+{
+  g_clear_pointer (&pos->values, g_free);
+  g_clear_pointer (&pos->keys, g_free);
+}
+
+static const Position *
+find_position (const Position *list, guint n, const cJSON *item)
+{
+  Position key = { item, 0 };
+  return bsearch (&key, list, n, sizeof (Position), compare_positions);
 }
 
 gsize
 _pv_kdefs_value_offset (const Positions *pos, const cJSON *item)
 {
-  return GPOINTER_TO_SIZE (g_hash_table_lookup (pos->value_at, item)) - 1;
+  const Position *p = find_position (pos->values, pos->n_values, item);
+  return p ? p->offset : G_MAXSIZE;
 }
 
 gsize
 _pv_kdefs_key_offset (const Positions *pos, const cJSON *item)
 {
-  gsize k = GPOINTER_TO_SIZE (g_hash_table_lookup (pos->key_at, item));
-  return k ? k - 1 : _pv_kdefs_value_offset (pos, item);
+  const Position *p = find_position (pos->keys, pos->n_keys, item);
+  return p ? p->offset : _pv_kdefs_value_offset (pos, item);
 }

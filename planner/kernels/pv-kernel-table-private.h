@@ -27,9 +27,19 @@ typedef struct {
   GError **error;
 } Scanner;
 
+/* Where a cJSON item (or its key) starts in the file. Sorted by item, for
+ * bsearch: 16 bytes a value, a third of what a GHashTable took (a 4 MiB
+ * file has half a million values). */
 typedef struct {
-  GHashTable *value_at; /* cJSON* -> offset + 1 */
-  GHashTable *key_at;   /* cJSON* (member) -> offset of its key + 1 */
+  const cJSON *item;
+  gsize offset;
+} Position;
+
+typedef struct {
+  Position *values;     /* every value */
+  guint n_values;
+  Position *keys;       /* object members: where their key starts */
+  guint n_keys;
 } Positions;
 
 /* One entry of a file, with the arrays its PvKernelDef points into. */
@@ -52,9 +62,10 @@ void _pv_kdefs_skip_ws (Scanner *s);
  * with the error set. */
 gboolean _pv_kdefs_scan_value (Scanner *s, int depth);
 gboolean _pv_kdefs_scan_fail (Scanner *s, gsize offset, const char *what);
-/* Pairs @item's tree, in pre-order, with the recorded offsets. */
-void _pv_kdefs_assign_positions (const cJSON *item, Positions *pos, const GArray *values, const GArray *keys,
-                                 guint *vi, guint *ki, gboolean is_member);
+/* Pairs @root's tree, in pre-order, with the recorded offsets; free with
+ * _pv_kdefs_positions_clear(). */
+void _pv_kdefs_assign_positions (const cJSON *root, Positions *pos, const GArray *values, const GArray *keys);
+void _pv_kdefs_positions_clear (Positions *pos);
 gsize _pv_kdefs_value_offset (const Positions *pos, const cJSON *item);
 /* Where @item's key starts (its value's offset when it has none). */
 gsize _pv_kdefs_key_offset (const Positions *pos, const cJSON *item);

@@ -197,7 +197,7 @@ pv_kernel_table_merge_file (PvKernelTable *table, const char *path, GError **err
   gsize len = 0;
 
   g_return_val_if_fail (path != NULL, FALSE);
-  if (!pv_read_file (path, PV_READ_FILE_LIMIT, &data, &len, &local))
+  if (!pv_read_file (path, PV_KERNEL_DEFS_LIMIT, &data, &len, &local))
     {
       g_set_error (error, PV_KERNEL_TABLE_ERROR, PV_KERNEL_TABLE_ERROR_IO, "%s", local->message);
       return FALSE;

@@ -74,7 +74,15 @@ PvKernelTable *pv_kernel_table_new_default (GError **error);
 void pv_kernel_table_free (PvKernelTable *table);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvKernelTable, pv_kernel_table_free)
 
-/* Reads a kernel file. Each of its entries replaces, for its opset range,
+/* The largest kernel file planviz reads: the built-in one is 7 kB, ORT's
+ * CPU and CUDA registries together a few thousand kernels; 40,000 entries
+ * take 3 MB. Reading costs about 20 bytes of memory per byte of JSON (cJSON
+ * and positions), so a bound is what keeps a hostile file from taking
+ * gigabytes (190 MB took 3 GB and over a minute). */
+#define PV_KERNEL_DEFS_LIMIT ((gsize) 4 * 1024 * 1024)
+
+/* Reads a kernel file (a regular file of at most PV_KERNEL_DEFS_LIMIT
+ * bytes). Each of its entries replaces, for its opset range,
  * what @table said about the same (domain, op_type): older entries are cut
  * back to the versions outside that range (or dropped). On error @table is
  * unchanged. */

@@ -72,6 +72,19 @@ void _pv_loader_type_copy (PvBumpAlloc *arena, PvType *dst, const PvType *src);
 void _pv_loader_type_from_proto (Loader *ld, PvBumpAlloc *arena, PvType *type, const Onnx__TypeProto *tp,
                                  int depth);
 void _pv_loader_type_from_tensor (PvBumpAlloc *arena, PvType *type, const PvTensor *tensor);
+/* pv-external-data.c: @tensor's external_data entries as ORT 1.30 reads
+ * them (ExternalDataInfo::Create): location, offset and length, or the
+ * reason ORT refuses them in tensor->external_problem. */
+void _pv_external_data_read_entries (PvTensor *tensor, Onnx__StringStringEntryProto *const *entries, size_t n);
+/* Refuses, as ORT 1.30 does when it creates a session on the model's file,
+ * every external-data location of @model's tensors that ORT refuses
+ * (absolute, leading out of @folder by ".." or a symlink, missing, not a
+ * file, too short for offset and size, malformed entries), and, for
+ * subgraphs, what ONNX's checker refuses (symlinks, any location that is
+ * not a regular file, used or not). @folder is the model's folder as its
+ * path gives it; NULL when the model came from memory: then only what needs
+ * no file system is checked. The message names the tensor and the location. */
+gboolean _pv_external_data_check (const PvModel *model, const char *folder, GError **error);
 /* pv-model-graph.c: @gp as a graph of the model (@parent NULL for the main graph). */
 PvGraph *_pv_loader_convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int parent_node,
                                    const char *attr_name, GError **error);

@@ -83,7 +83,9 @@ unpack_failure (const char *source, const guint8 *data, gsize len, guint64 max_n
                    source, scan.path, scan.offset, head);
     }
   else if (code == PV_MODEL_ERROR_TOO_DEEP)
-    g_set_error (error, PV_MODEL_ERROR, code, "%s: %s at byte %" G_GSIZE_FORMAT, source, scan.message, scan.offset);
+    g_set_error (error, PV_MODEL_ERROR, code, "%s: %s at byte %" G_GSIZE_FORMAT ": subgraphs (If, Loop, Scan "
+                 "bodies) or types nested too deep; planviz reads subgraphs nested up to %d deep", source,
+                 scan.message, scan.offset, PV_MAX_GRAPH_DEPTH);
   else
     g_set_error (error, PV_MODEL_ERROR, code, "%s: not a valid protobuf message: at byte %" G_GSIZE_FORMAT
                  " (%s), %s", source, scan.offset, scan.path[0] ? scan.path : "top level", scan.message);
@@ -183,8 +185,8 @@ unpack_alloc (void *data, size_t size)
 }
 
 static PvModel *
-load_model (const guint8 *data, gsize len, const char *display_name, guint64 max_nodes, ReleaseBytes release,
-            gpointer release_data, GCancellable *cancellable, GError **error)
+load_model (const guint8 *data, gsize len, const char *display_name, const char *folder, guint64 max_nodes,
+            ReleaseBytes release, gpointer release_data, GCancellable *cancellable, GError **error)
 {
   Loader ld = { display_name, NULL, NULL, cancellable };
   g_autoptr (PvModel) model = NULL;
@@ -241,6 +243,8 @@ load_model (const guint8 *data, gsize len, const char *display_name, guint64 max
       goto fail;
     }
   model->graph = graph;
+  if (!_pv_external_data_check (model, folder, error))
+    return NULL;
   return g_steal_pointer (&model);
 
 fail:
@@ -252,8 +256,8 @@ fail:
 PvModel *
 pv_model_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error)
 {
-  return load_model (data, len, display_name ? display_name : "model", PV_MODEL_DEFAULT_MAX_NODES, NULL, NULL, NULL,
-                     error);
+  return load_model (data, len, display_name ? display_name : "model", NULL, PV_MODEL_DEFAULT_MAX_NODES, NULL, NULL,
+                     NULL, error);
 }
 
 PvModel *
@@ -274,6 +278,8 @@ pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable 
   g_autoptr (GError) local_error = NULL;
   GMappedFile *file = g_mapped_file_new (path, FALSE, &local_error);
   g_autofree char *name = g_filename_display_name (path);
+  /* External data is found from the folder the path names, as ORT does. */
+  g_autofree char *folder = g_path_get_dirname (path);
 
   if (file == NULL)
     {
@@ -281,7 +287,7 @@ pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable 
       return NULL;
     }
   return load_model ((const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file), name,
-                     max_nodes, (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
+                     folder, max_nodes, (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
 }
 
 PvTensor *

@@ -19,9 +19,12 @@ G_BEGIN_DECLS
 #define PV_MODEL_NODES_PER_SECOND 100000
 
 /* Maps @path and loads it. Weights are not copied beyond what protobuf-c's
- * unpacker does, and external data files are never opened. On failure
- * returns NULL and sets a PV_MODEL_ERROR whose message starts with the file
- * name and says precisely what is wrong. */
+ * unpacker does, and external data files are never read: their locations
+ * are held to ORT 1.30's rules (relative, inside the folder @path names,
+ * symlinks resolved, present, long enough), and one ORT refuses fails the
+ * load with PV_MODEL_ERROR_EXTERNAL_DATA. On failure returns NULL and sets
+ * a PV_MODEL_ERROR whose message starts with the file name and says
+ * precisely what is wrong. */
 PvModel *pv_model_load_from_file (const char *path, GError **error);
 /* The same, stopping with G_IO_ERROR_CANCELLED within about a millisecond
  * of @cancellable (may be NULL) being cancelled, during unpacking too. */
@@ -32,7 +35,8 @@ PvModel *pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCan
                                        GError **error);
 
 /* Loads a model from memory; @display_name names it in errors. This is the
- * fuzzers' entry point: any bytes give a model or a GError, never a crash. */
+ * fuzzers' entry point: any bytes give a model or a GError, never a crash.
+ * External-data locations are checked only as far as no file is needed. */
 PvModel *pv_model_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error);
 
 /* Reads a serialized TensorProto (ONNX test data, input_0.pb): type, dims

@@ -142,13 +142,16 @@ _pv_loader_tensor_from_proto (const Onnx__TensorProto *tp)
   tensor->n_dims = (int) tp->n_dims;
   tensor->dims = g_memdup2 (tp->dims, sizeof (gint64) * MAX (tp->n_dims, 1));
   tensor->external = tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
-  for (size_t i = 0; i < tp->n_external_data; i++)
-    if (g_strcmp0 (tp->external_data[i]->key, "location") == 0)
-      {
-        /* Given twice: ORT reads the entries in order, the last one wins. */
-        g_free (tensor->external_location);
-        tensor->external_location = g_strdup (tp->external_data[i]->value);
-      }
+  if (tensor->external)
+    _pv_external_data_read_entries (tensor, tp->external_data, tp->n_external_data);
+  else
+    for (size_t i = 0; i < tp->n_external_data; i++)
+      if (g_strcmp0 (tp->external_data[i]->key, "location") == 0)
+        {
+          /* Not external: ORT never reads these entries; the last location is kept. */
+          g_free (tensor->external_location);
+          tensor->external_location = g_strdup (tp->external_data[i]->value);
+        }
 
   if (!tensor->external && tp->base.n_unknown_fields > 0)
     {

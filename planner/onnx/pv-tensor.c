@@ -25,6 +25,7 @@ pv_tensor_free (PvTensor *tensor)
     return;
   g_free (tensor->dims);
   g_free (tensor->external_location);
+  g_free (tensor->external_problem);
   g_clear_pointer (&tensor->data, g_bytes_unref);
   g_free (tensor);
 }

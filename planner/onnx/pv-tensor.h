@@ -18,6 +18,9 @@ typedef struct {
   gint64 *dims;
   gboolean external;      /* data_location == EXTERNAL */
   char *external_location;/* external_data "location", or NULL */
+  gint64 external_offset; /* external_data "offset" (0 when absent) */
+  guint64 external_length;/* external_data "length" (0 when absent: the tensor's size) */
+  char *external_problem; /* why ORT refuses the external_data entries, or NULL */
   GBytes *data;           /* little-endian element bytes, or NULL when not kept */
 } PvTensor;
 

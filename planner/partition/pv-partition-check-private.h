@@ -25,6 +25,7 @@ typedef struct {
   gsize len;
   const int *node_devices;
   GPtrArray *findings;          /* PvPartitionFinding* */
+  GHashTable *kinds;            /* format -> FindingKind: how many of each kind */
   PvPartitionCheck *check;      /* the result being made */
 
   /* The config as ORT reads it (steps 2-3). */
@@ -40,9 +41,15 @@ typedef struct {
   int crash_stream;             /* the first empty stream, or -1 */
 } Checker;
 
+/* Findings of one kind (one format) beyond this many are counted, not kept:
+ * a hostile config repeating a name ten million times gets a hundred
+ * warnings and a count, not gigabytes of them. */
+#define MAX_FINDINGS_OF_A_KIND 100
+
 /* Adds a finding of @severity at @offset: @ort says what ORT does. Called
  * as `_pv_check_add (c, offset, F_NAME, args...)` with a finding of
- * pv-partition-messages-private.h. */
+ * pv-partition-messages-private.h. Past MAX_FINDINGS_OF_A_KIND of its
+ * kind, the first one more is kept to say how many follow. */
 G_GNUC_PRINTF (5, 6) void _pv_check_add (Checker *c, gsize offset, PvFindingSeverity severity, const char *ort,
                                          const char *format, ...);
 

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "pv-read-file.h"
+
 static void
 finding_free (gpointer data)
 {
@@ -18,19 +20,68 @@ finding_free (gpointer data)
   g_free (f);
 }
 
+typedef struct {
+  guint kept;
+  guint hidden;
+  PvPartitionFinding *first_hidden; /* shown, with the count of the others */
+} FindingKind;
+
+static void
+finding_kind_free (gpointer data)
+{
+  FindingKind *k = data;
+  g_clear_pointer (&k->first_hidden, finding_free);
+  g_free (k);
+}
+
 void
 _pv_check_add (Checker *c, gsize offset, PvFindingSeverity severity, const char *ort, const char *format, ...)
 {
-  PvPartitionFinding *f = g_new0 (PvPartitionFinding, 1);
+  FindingKind *k = g_hash_table_lookup (c->kinds, format);
+  PvPartitionFinding *f;
   va_list args;
 
+  if (k == NULL)
+    {
+      k = g_new0 (FindingKind, 1);
+      g_hash_table_insert (c->kinds, (gpointer) format, k);
+    }
+  if (k->kept == MAX_FINDINGS_OF_A_KIND && k->hidden++ > 0)
+    return;
+  f = g_new0 (PvPartitionFinding, 1);
   va_start (args, format);
   f->message = g_strdup_vprintf (format, args);
   va_end (args);
   f->severity = severity;
   f->offset = offset;
   f->ort = g_strdup (ort);
-  g_ptr_array_add (c->findings, f);
+  if (k->kept == MAX_FINDINGS_OF_A_KIND)
+    k->first_hidden = f;
+  else
+    {
+      k->kept++;
+      g_ptr_array_add (c->findings, f);
+    }
+}
+
+/* The first finding past the cap of each kind, saying how many more there are. */
+static void
+add_hidden_counts (Checker *c)
+{
+  GHashTableIter iter;
+  FindingKind *k;
+
+  g_hash_table_iter_init (&iter, c->kinds);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &k))
+    if (k->first_hidden)
+      {
+        PvPartitionFinding *f = g_steal_pointer (&k->first_hidden);
+        char *m = k->hidden > 1 ? g_strdup_printf ("%s (and %u more like it, not shown)", f->message, k->hidden - 1)
+                                : g_strdup (f->message);
+        g_free (f->message);
+        f->message = m;
+        g_ptr_array_add (c->findings, f);
+      }
 }
 
 int
@@ -396,6 +447,7 @@ hand_over_findings (Checker *c)
 {
   PvPartitionCheck *check = c->check;
 
+  add_hidden_counts (c);
   place_findings (c);
   check->n_findings = (int) c->findings->len;
   check->findings = g_new0 (PvPartitionFinding, MAX (c->findings->len, 1));
@@ -424,6 +476,7 @@ checker_clear (Checker *c)
   g_clear_pointer (&c->stream_vals, g_ptr_array_unref);
   g_clear_pointer (&c->device_vals, g_ptr_array_unref);
   g_ptr_array_unref (c->findings);
+  g_hash_table_unref (c->kinds);
   g_free (c->discard_owned);
   g_free (c->reject);
 }
@@ -437,6 +490,7 @@ pv_partition_config_check (const PvGraph *graph, const char *text, gsize len, co
   PvJsonDoc doc = { 0 };
 
   c.findings = g_ptr_array_new_with_free_func (finding_free);
+  c.kinds = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, finding_kind_free);
   pv_json_doc_parse (&doc, c.text, c.len);
   if (check_json (&c, &doc) && check_top_level (&c))
     {
@@ -471,6 +525,16 @@ pv_partition_check_free (PvPartitionCheck *check)
   g_free (check->summary);
   pv_partition_config_free (check->effective);
   g_free (check);
+}
+
+gsize
+pv_partition_config_size_limit (const PvGraph *graph)
+{
+  guint64 limit = 1024 * 1024;
+
+  for (int i = 0; i < graph->n_nodes && limit < PV_READ_FILE_LIMIT; i++)
+    limit += 64 + 8 * (guint64) strlen (graph->nodes[i].name);
+  return (gsize) MIN (limit, (guint64) PV_READ_FILE_LIMIT);
 }
 
 gboolean

@@ -124,6 +124,13 @@ typedef struct {
 PvPartitionCheck *pv_partition_config_check (const PvGraph *graph, const char *text, gsize len,
                                              const int *node_devices);
 void pv_partition_check_free (PvPartitionCheck *check);
+
+/* The largest partition config planviz reads for @graph: 1 MiB, plus room
+ * for every node name of the main graph eight times over (escaped,
+ * indented) and 64 bytes a node, never over PV_READ_FILE_LIMIT. A config
+ * past it cannot be one written for this model: it lists names millions
+ * of times, or is no config at all, and checking it would take gigabytes. */
+gsize pv_partition_config_size_limit (const PvGraph *graph);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PvPartitionCheck, pv_partition_check_free)
 
 /* TRUE if some finding is an error. */

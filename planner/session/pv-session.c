@@ -76,6 +76,16 @@ plan_ort_main (PvSession *s, const PvGraph *g, const PvSessionOptions *options)
   const PvPartitionConfig *config;
   gint64 lap = g_get_monotonic_time ();
 
+  /* Past the limit a config costs gigabytes to check (the window's way in;
+   * the CLI refuses it on reading). */
+  if (options && options->partition_text && options->partition_len > pv_partition_config_size_limit (g))
+    {
+      g_autofree char *size = g_format_size_full (options->partition_len, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *max = g_format_size_full (pv_partition_config_size_limit (g), G_FORMAT_SIZE_IEC_UNITS);
+      s->ort_error = g_strdup_printf ("the partition config is %s, larger than the %s planviz reads for this "
+                                      "%d-node model", size, max, g->n_nodes);
+      return FALSE;
+    }
   if (options && options->partition_text)
     s->partition_check = pv_partition_config_check (g, options->partition_text, options->partition_len,
                                                     options->node_devices);

@@ -13,7 +13,7 @@
  * must never be opened or waited on. Any entries give a model or a
  * PV_MODEL_ERROR, never a crash, leak, hang or undefined behaviour; a loaded
  * model's "w" is external as data_location says and keeps the last
- * "location" (ORT reads the entries in order). */
+ * "location" (when external, the only one: ORT 1.30 refuses two). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -104,9 +104,10 @@ export function readGraph(modelBuf) {
   return g;
 }
 
-function encVarint(n) {
+// A varint (negative numbers as their 64-bit two's complement, as protobuf writes int64).
+export function encVarint(n) {
   const out = [];
-  let v = BigInt(n);
+  let v = BigInt.asUintN(64, BigInt(n));
   do {
     let b = Number(v & 0x7fn);
     v >>= 7n;

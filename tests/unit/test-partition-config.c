@@ -394,6 +394,30 @@ static const Case clashes_in_stride[] = {
       "streams: [a,b,Relu0,Relu0,c]@0" },
 };
 
+/* A config repeating a name 5,000 times: a hundred warnings of the kind,
+ * one more that counts the rest, and the verdict unchanged; the size limit
+ * leaves room for every name of the model many times over. */
+static void
+test_check_capped_findings (void)
+{
+  g_autoptr (PvModel) model = model_chain (2);
+  g_autoptr (GString) text = g_string_new ("{\"type\":\"DeviceBasedPartitioner\",\"devices\":[\"0\"],"
+                                           "\"streams\":[[\"n0\",\"n1\"");
+  g_autoptr (PvPartitionCheck) check = NULL;
+
+  for (int i = 0; i < 5000; i++)
+    g_string_append (text, ",\"n1\"");
+  g_string_append (text, "]]}");
+  check = pv_partition_config_check (model->graph, text->str, text->len, NULL);
+  g_assert_cmpint (check->verdict, ==, PV_ORT_ACCEPTS);
+  g_assert_cmpint (check->n_findings, ==, 101);
+  g_assert_cmpstr (check->findings[99].message, ==, "\"n1\" is listed twice in streams[0]");
+  g_assert_cmpstr (check->findings[100].message, ==,
+                   "\"n1\" is listed twice in streams[0] (and 4899 more like it, not shown)");
+  g_assert_cmpuint (check->findings[100].offset, ==, 71 + 5 * 100);  /* the 101st duplicate */
+  g_assert_cmpuint (pv_partition_config_size_limit (model->graph), ==, 1024 * 1024 + 2 * (64 + 8 * 2));
+}
+
 static void
 test_check_shapes_and_clashes (void)
 {
@@ -803,6 +827,7 @@ main (int argc, char **argv)
   g_test_add_func ("/partition-config/write/round-trip", test_round_trip);
   g_test_add_func ("/partition-config/check/accepted", test_check_accepted);
   g_test_add_func ("/partition-config/check/shapes-and-clashes", test_check_shapes_and_clashes);
+  g_test_add_func ("/partition-config/check/capped-findings", test_check_capped_findings);
   g_test_add_func ("/partition-config/check/rejected", test_check_rejected);
   g_test_add_func ("/partition-config/check/devices", test_check_devices);
   g_test_add_func ("/partition-config/check/crashes", test_check_crashes);

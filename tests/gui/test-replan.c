@@ -173,7 +173,7 @@ cancel_slow_load (Fixture *fx, GFile *file)
   /* The worker stops within a millisecond or so of work (tests/bench
    * measures it); the loader alone runs 300 ms here, longer under ASan. */
   g_test_message ("cancelled: the load stopped %.1f ms after Cancel", ms);
-  g_assert_cmpfloat (ms, <, 250.0 * wait_scale ());
+  g_assert_cmpfloat (ms, <, 250.0 * pv_test_time_scale ());
   g_assert_true (wait_until (fx, settled));
   g_assert_null (pv_window_get_error (fx->window));
   g_assert_cmpstr (pv_document_get_title (fx->document), ==, title);

@@ -98,9 +98,7 @@ report_stage (GTask *task, LoadData *data, const char *stage)
 
   g_weak_ref_init (&report->document, self);
   report->stage = g_strdup (stage);
-  pv_tsan_release (report);
-  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT, stage_report_cb, report,
-                              stage_report_free);
+  _pv_document_queue_report (g_task_get_context (task), stage_report_cb, report, stage_report_free);
 }
 
 /* The session's stages, as load stages ("Planning: ORT plan…"). */

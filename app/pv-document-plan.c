@@ -141,8 +141,7 @@ report_stage (gpointer user_data, PvSessionStage stage)
   g_weak_ref_init (&report->document, self);
   report->generation = data->generation;
   report->stage = pv_session_stage_name (stage);
-  pv_tsan_release (report);
-  g_main_context_invoke_full (data->context, G_PRIORITY_DEFAULT, stage_report_cb, report, stage_report_free);
+  _pv_document_queue_report (data->context, stage_report_cb, report, stage_report_free);
 }
 
 /* ---- the worker ---- */

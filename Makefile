@@ -67,7 +67,7 @@ fuzz: $(SAN_BUILD)/build.ninja
 
 # ThreadSanitizer (clang): every test of that build, unit to GUI; any report
 # fails its test (tests/meson.build sets TSAN_OPTIONS, tests/tsan.supp says
-# what is suppressed and why).
+# what is not checked and why). 25 to 30 minutes on 2 cores: not in `test`.
 $(TSAN_BUILD)/build.ninja:
 	CC=clang meson setup $(TSAN_BUILD) -Db_sanitize=thread -Db_lundef=false
 

@@ -1,6 +1,7 @@
 # Thin wrapper: set-up, build, run, test. The real build is meson's.
 BUILD      ?= build
 SAN_BUILD  ?= build-sanitize
+TSAN_BUILD ?= build-tsan
 MODEL      ?= data/wide_branches.onnx
 PARTITION  ?= data/wide_branches.two-streams.json
 MESON_TEST  = meson test --print-errorlogs --num-processes 2
@@ -10,7 +11,7 @@ export ASAN_OPTIONS  = detect_leaks=1:abort_on_error=1
 # System libraries' lifetime caches (fontconfig, GLib); never planviz's code.
 export LSAN_OPTIONS  = suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 
-.PHONY: all deps build run test test-plain test-sanitize fuzz bench clean
+.PHONY: all deps build run test test-plain test-sanitize test-tsan fuzz bench clean
 
 all: build
 
@@ -64,8 +65,19 @@ fuzz: $(SAN_BUILD)/build.ninja
 	  | tee $(SAN_BUILD)/fuzz.log | { grep --line-buffered -E '^[a-z-]+: [0-9]+ executions|merged into|ERROR|SUMMARY|^Ok:|^Fail:' || true; }
 	@echo "FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_WORKERS=$(FUZZ_WORKERS); full output in $(SAN_BUILD)/fuzz.log"
 
+# ThreadSanitizer (clang): every test of that build, unit to GUI; any report
+# fails its test (tests/meson.build sets TSAN_OPTIONS, tests/tsan.supp says
+# what is not checked and why). 25 to 30 minutes on 2 cores: not in `test`.
+$(TSAN_BUILD)/build.ninja:
+	CC=clang meson setup $(TSAN_BUILD) -Db_sanitize=thread -Db_lundef=false
+
+test-tsan: $(TSAN_BUILD)/build.ninja
+	ninja -C $(TSAN_BUILD)
+	$(MESON_TEST) -C $(TSAN_BUILD) --timeout-multiplier 4
+	@python3 .ci/summarize.py $(TSAN_BUILD)
+
 bench: build
 	meson test -C $(BUILD) --benchmark --verbose
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(TSAN_BUILD)

@@ -12,6 +12,7 @@
 #include "pv-ort-graph-rewrite.h"
 #include "pv-partition-config.h"
 #include "pv-read-file.h"
+#include "pv-tsan-private.h"
 
 typedef struct {
   GFile *file;
@@ -34,9 +35,14 @@ typedef struct {
   PvTimelineModel *timeline;
 } LoadData;
 
+/* The data's hand-offs between the threads (g_task_run_in_thread,
+ * g_task_return_*, the task's last unref) are marked for ThreadSanitizer. */
+
 static void
 load_data_free (LoadData *data)
 {
+  /* On whichever thread drops the task last. */
+  pv_tsan_acquire (data);
   g_clear_object (&data->file);
   g_clear_object (&data->partition_file);
   g_weak_ref_clear (&data->document);
@@ -63,8 +69,10 @@ static gboolean
 stage_report_cb (gpointer user_data)
 {
   StageReport *report = user_data;
-  g_autoptr (PvDocument) self = g_weak_ref_get (&report->document);
+  g_autoptr (PvDocument) self = NULL;
 
+  pv_tsan_acquire (report);
+  self = g_weak_ref_get (&report->document);
   if (self && self->loading && g_strcmp0 (self->load_stage, report->stage) != 0)
     {
       g_free (self->load_stage);
@@ -78,6 +86,8 @@ static void
 stage_report_free (gpointer user_data)
 {
   StageReport *report = user_data;
+
+  pv_tsan_acquire (report);
   g_weak_ref_clear (&report->document);
   g_free (report->stage);
   g_free (report);
@@ -91,8 +101,7 @@ report_stage (GTask *task, LoadData *data, const char *stage)
 
   g_weak_ref_init (&report->document, self);
   report->stage = g_strdup (stage);
-  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT, stage_report_cb, report,
-                              stage_report_free);
+  _pv_document_queue_report (g_task_get_context (task), stage_report_cb, report, stage_report_free);
 }
 
 /* The session's stages, as load stages ("Planning: ORT plan…"). */
@@ -268,8 +277,12 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
 {
   LoadData *data = task_data;
   g_autoptr (GError) error = NULL;
+  gboolean loaded;
 
-  if (!read_inputs (task, data, cancellable, &error) || !plan_inputs (task, data, cancellable, &error))
+  pv_tsan_acquire (data);
+  loaded = read_inputs (task, data, cancellable, &error) && plan_inputs (task, data, cancellable, &error);
+  pv_tsan_release (data);
+  if (!loaded)
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_boolean (task, TRUE);
@@ -334,6 +347,7 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   PvKernelTable *old_kernels;
   g_autoptr (GPtrArray) reopen = NULL;
 
+  pv_tsan_acquire (data);
   /* Only the newest load may finish; an older one was cancelled. */
   if (g_task_get_cancellable (inner) == self->load_cancellable)
     {
@@ -344,6 +358,8 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     {
       g_task_return_error (outer, g_steal_pointer (&error));
       g_object_unref (outer);
+      /* The worker's reference on the task may be the last. */
+      pv_tsan_release (data);
       return;
     }
 
@@ -357,6 +373,7 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     reopen = _pv_document_dup_body_paths (self);
   _pv_document_clear_plans (self);
   install_load (self, data);
+  pv_tsan_release (data);
   g_object_notify_by_pspec (G_OBJECT (self), _pv_document_properties[PV_DOCUMENT_PROP_FILE]);
   g_object_notify_by_pspec (G_OBJECT (self), _pv_document_properties[PV_DOCUMENT_PROP_PARTITION_FILE]);
   g_object_notify_by_pspec (G_OBJECT (self), _pv_document_properties[PV_DOCUMENT_PROP_TITLE]);
@@ -369,7 +386,8 @@ load_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   /* Sessions being freed borrow the old model; a job in flight keeps it
    * until it is done. */
   g_thread_pool_free (self->free_pool, FALSE, TRUE);
-  self->free_pool = _pv_document_free_pool_new ();
+  pv_tsan_acquire (self);
+  self->free_pool = _pv_document_free_pool_new (self);
   _pv_document_retire_for_load (self, old_model, old_kernels);
   if (reopen && reopen->len > 0)
     {
@@ -414,6 +432,7 @@ pv_document_load_async (PvDocument *self, GFile *file, GFile *partition_file, GC
   inner = g_task_new (self, self->load_cancellable, load_done_cb, outer);
   g_task_set_source_tag (inner, load_thread);
   g_task_set_task_data (inner, data, (GDestroyNotify) load_data_free);
+  pv_tsan_release (data);
   g_task_run_in_thread (inner, load_thread);
 }
 

@@ -7,11 +7,15 @@
 
 #include <string.h>
 
+#include "pv-tsan-private.h"
+
 /* What a job reads and makes. The worker reads only this: copies of the
  * document's inputs, a reference on its basis, and the model, kernel table
  * and (for a bodies-only job) plan session, which nothing changes while the
  * job runs; a load that replaces them hands them over here (retired) to be
- * freed with the data. */
+ * freed with the data. Each hand-off of the data between the threads
+ * (g_task_run_in_thread, the lock, g_task_return_boolean, the task's last
+ * unref) is marked for ThreadSanitizer. */
 /* Something the worker may still read, freed with the job's data. */
 typedef struct {
   gpointer data;
@@ -63,6 +67,8 @@ typedef struct _PlanData {
 static void
 plan_data_free (PlanData *data)
 {
+  /* On whichever thread drops the task last. */
+  pv_tsan_acquire (data);
   g_clear_pointer (&data->base, pv_session_basis_unref);
   g_clear_pointer (&data->basis, pv_session_basis_unref);
   g_clear_pointer (&data->bounds, g_hash_table_unref);
@@ -80,7 +86,7 @@ plan_data_free (PlanData *data)
   g_clear_pointer (&data->context, g_main_context_unref);
   /* In the order retired: sessions before the kernels and model they borrow. */
   g_clear_pointer (&data->retired, g_array_unref);
-  g_mutex_clear (&data->lock);
+  pv_mutex_clear (&data->lock);
   g_cond_clear (&data->cond);
   g_free (data);
 }
@@ -97,8 +103,10 @@ static gboolean
 stage_report_cb (gpointer user_data)
 {
   StageReport *report = user_data;
-  g_autoptr (PvDocument) self = g_weak_ref_get (&report->document);
+  g_autoptr (PvDocument) self = NULL;
 
+  pv_tsan_acquire (report);
+  self = g_weak_ref_get (&report->document);
   if (self && self->plan_running && self->plan_generation == report->generation &&
       g_strcmp0 (self->plan_stage, report->stage) != 0)
     {
@@ -113,6 +121,8 @@ static void
 stage_report_free (gpointer user_data)
 {
   StageReport *report = user_data;
+
+  pv_tsan_acquire (report);
   g_weak_ref_clear (&report->document);
   g_free (report);
 }
@@ -131,7 +141,7 @@ report_stage (gpointer user_data, PvSessionStage stage)
   g_weak_ref_init (&report->document, self);
   report->generation = data->generation;
   report->stage = pv_session_stage_name (stage);
-  g_main_context_invoke_full (data->context, G_PRIORITY_DEFAULT, stage_report_cb, report, stage_report_free);
+  _pv_document_queue_report (data->context, stage_report_cb, report, stage_report_free);
 }
 
 /* ---- the worker ---- */
@@ -265,11 +275,14 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   PlanData *data = task_data;
   PvSessionOptions options = { 0 };
   PvOrtArenaSettings arena;
-  const PvSession *parent = data->parent;
+  const PvSession *parent;
   gint64 t0 = g_get_monotonic_time (), t1;
-  g_autofree int *node_devices = _pv_document_node_devices (data->base->model->graph, data->registry,
-                                                            data->partition_text, &data->gpu_requested);
+  g_autofree int *node_devices = NULL;
 
+  pv_tsan_acquire (data);
+  parent = data->parent;
+  node_devices = _pv_document_node_devices (data->base->model->graph, data->registry, data->partition_text,
+                                            &data->gpu_requested);
   _pv_document_arena_settings (&arena);
   options.node_devices = node_devices;
   options.ort_arena = &arena;
@@ -284,10 +297,11 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   if (data->basis == NULL)
     {
       /* The inference refused the input values: the plan is not made. */
-      g_mutex_lock (&data->lock);
+      pv_mutex_lock (&data->lock);
       data->done = TRUE;
       g_cond_signal (&data->cond);
-      g_mutex_unlock (&data->lock);
+      pv_mutex_unlock (&data->lock);
+      pv_tsan_release (data);
       g_task_return_boolean (task, TRUE);
       return;
     }
@@ -305,10 +319,11 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
     }
   if (parent && data->paths->len > 0 && !g_cancellable_is_cancelled (data->cancellable))
     plan_bodies (data, parent, &options);
-  g_mutex_lock (&data->lock);
+  pv_mutex_lock (&data->lock);
   data->done = TRUE;
   g_cond_signal (&data->cond);
-  g_mutex_unlock (&data->lock);
+  pv_mutex_unlock (&data->lock);
+  pv_tsan_release (data);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -318,7 +333,10 @@ static void
 free_session_if_unused (PvDocument *self, PvSession *session)
 {
   if (session != NULL && session != self->session && session != self->plan_session)
-    g_thread_pool_push (self->free_pool, session, NULL);
+    {
+      pv_tsan_release (session);
+      g_thread_pool_push (self->free_pool, session, NULL);
+    }
 }
 
 /* Installs a job's main session (and, when valid, a new plan session). */
@@ -455,11 +473,15 @@ plan_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   PvDocument *self = PV_DOCUMENT (object);
   PlanData *data = g_task_get_task_data (G_TASK (result));
 
+  pv_tsan_acquire (data);
   /* pv_document_plan_now() may have finished this job already. */
-  if (self->plan_running != data)
-    return;
-  self->plan_running = NULL;
-  finish_plan (self, data);
+  if (self->plan_running == data)
+    {
+      self->plan_running = NULL;
+      finish_plan (self, data);
+    }
+  /* The worker's reference on the task may be the last. */
+  pv_tsan_release (data);
 }
 
 static void
@@ -492,11 +514,12 @@ start_job (PvDocument *self, gboolean plan_main)
   data->retired = g_array_new (FALSE, FALSE, sizeof (Retired));
   g_array_set_clear_func (data->retired, (GDestroyNotify) retired_clear);
   data->started = g_get_monotonic_time ();
-  g_mutex_init (&data->lock);
+  pv_mutex_init (&data->lock);
   g_cond_init (&data->cond);
   self->plan_running = data;
   g_task_set_source_tag (task, start_job);
   g_task_set_task_data (task, data, (GDestroyNotify) plan_data_free);
+  pv_tsan_release (data);
   g_task_run_in_thread (task, plan_thread);
 }
 
@@ -638,10 +661,10 @@ pv_document_plan_now (PvDocument *self)
    * job of the latest ones. The worker plans; this thread only waits. */
   while ((data = self->plan_running) != NULL)
     {
-      g_mutex_lock (&data->lock);
+      pv_mutex_lock (&data->lock);
       while (!data->done)
-        g_cond_wait (&data->cond, &data->lock);
-      g_mutex_unlock (&data->lock);
+        pv_cond_wait (&data->cond, &data->lock);
+      pv_mutex_unlock (&data->lock);
       /* Its task's callback, still to come, then finds it finished. */
       self->plan_running = NULL;
       finish_plan (self, data);

@@ -119,7 +119,14 @@ int             *_pv_document_node_devices      (const PvGraph *graph, PvStreamR
                                                  int *n_gpu);
 PvTimelineModel *_pv_document_timeline_for      (const PvSession *session);
 void             _pv_document_body_plan_free    (PvBodyPlan *body);
-GThreadPool     *_pv_document_free_pool_new     (void);
+/* A pool that frees the sessions pushed to it, one at a time. */
+GThreadPool     *_pv_document_free_pool_new     (PvDocument *self);
+/* From a worker: @func (@report) runs from @context's main loop, on the
+ * thread that iterates it, never on the caller; then @free_func (@report). */
+void             _pv_document_queue_report      (GMainContext  *context,
+                                                 GSourceFunc    func,
+                                                 gpointer       report,
+                                                 GDestroyNotify free_func);
 /* Frees what the document holds of its sessions and plans (not the model). */
 void             _pv_document_clear_plans       (PvDocument *self);
 void             _pv_document_set_stale         (PvDocument *self,

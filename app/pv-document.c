@@ -9,6 +9,7 @@
 #include "pv-model-loader.h"
 #include "pv-node-limit.h"
 #include "pv-save-file.h"
+#include "pv-tsan-private.h"
 
 G_DEFINE_FINAL_TYPE (PvDocument, pv_document, G_TYPE_OBJECT)
 
@@ -83,16 +84,39 @@ _pv_document_body_plan_free (PvBodyPlan *body)
   g_free (body);
 }
 
+/* ThreadSanitizer is told of the pool's hand-offs: each session pushed to
+ * it (pv_tsan_release before g_thread_pool_push), and each free, before
+ * what the document does once g_thread_pool_free() has waited for the pool
+ * (the document is the key). */
 static void
 free_pool_func (gpointer data, gpointer user_data)
 {
+  pv_tsan_acquire (data);
   pv_session_free (data);
+  pv_tsan_release (user_data);
 }
 
 GThreadPool *
-_pv_document_free_pool_new (void)
+_pv_document_free_pool_new (PvDocument *self)
 {
-  return g_thread_pool_new (free_pool_func, NULL, 1, FALSE, NULL);
+  return g_thread_pool_new (free_pool_func, self, 1, FALSE, NULL);
+}
+
+void
+_pv_document_queue_report (GMainContext *context, GSourceFunc func, gpointer report, GDestroyNotify free_func)
+{
+  /* Not g_main_context_invoke_full(): a worker calls it, and it runs @func
+   * at once on the worker when it can acquire @context, which it can
+   * whenever the main thread is not iterating it at that moment (as in
+   * pv_document_plan_now(), or in tests that iterate by hand). */
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, report, free_func);
+  g_source_set_static_name (source, "[planviz] stage report");
+  pv_tsan_release (report);
+  g_source_attach (source, context);
+  g_source_unref (source);
 }
 
 void
@@ -126,6 +150,7 @@ pv_document_finalize (GObject *object)
   /* A job in flight holds a reference on the document: none runs. */
   _pv_document_clear_plans (self);
   g_thread_pool_free (g_steal_pointer (&self->free_pool), FALSE, TRUE);
+  pv_tsan_acquire (self);
   g_clear_pointer (&self->kernels, pv_kernel_table_free);
   g_clear_pointer (&self->model, pv_model_free);
   g_clear_object (&self->file);
@@ -242,7 +267,7 @@ pv_document_init (PvDocument *self)
   self->bounds = _pv_document_bounds_new ();
   self->symbols = g_new0 (char *, 1);
   self->partition_text = g_strdup ("");
-  self->free_pool = _pv_document_free_pool_new ();
+  self->free_pool = _pv_document_free_pool_new (self);
 }
 
 /* ---- public API ---- */

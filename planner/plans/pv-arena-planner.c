@@ -3,6 +3,7 @@
 #include "pv-arena-search.h"
 
 #include "pv-sort.h"
+#include "pv-tsan-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -235,9 +236,9 @@ ranks_first (Tries *tries, guint64 peak, int try)
 {
   gboolean first;
 
-  g_mutex_lock (&tries->lock);
+  pv_mutex_lock (&tries->lock);
   first = peak < tries->best_peak || (peak == tries->best_peak && try < tries->best_try);
-  g_mutex_unlock (&tries->lock);
+  pv_mutex_unlock (&tries->lock);
   return first;
 }
 
@@ -356,7 +357,7 @@ jitter_keys (Tries *tries, int r)
   const Layout *l = tries->layout;
   const guint64 *keys;
 
-  g_mutex_lock (&tries->lock);
+  pv_mutex_lock (&tries->lock);
   for (; tries->n_jittered <= r; tries->n_jittered++)
     {
       guint64 *k = tries->jitter_keys + (gsize) tries->n_jittered * l->n;
@@ -364,7 +365,7 @@ jitter_keys (Tries *tries, int r)
         k[i] = ~(guint64) (l->sizes[i] * g_rand_double_range (tries->rand, 0.75, 1.25));
     }
   keys = tries->jitter_keys + (gsize) r * l->n;
-  g_mutex_unlock (&tries->lock);
+  pv_mutex_unlock (&tries->lock);
   return keys;
 }
 
@@ -438,9 +439,9 @@ run_tries (gpointer data)
       guint64 peak;
       gboolean done;
 
-      g_mutex_lock (&tries->lock);
+      pv_mutex_lock (&tries->lock);
       done = tries->best_peak == tries->load_bytes && tries->best_try < try;
-      g_mutex_unlock (&tries->lock);
+      pv_mutex_unlock (&tries->lock);
       if (done)
         continue;
       /* A worker that finds every try taken costs nothing. */
@@ -453,14 +454,14 @@ run_tries (gpointer data)
       peak = pack (&p, order, tries, try);
       if (peak == G_MAXUINT64)
         continue;
-      g_mutex_lock (&tries->lock);
+      pv_mutex_lock (&tries->lock);
       if (peak < tries->best_peak || (peak == tries->best_peak && try < tries->best_try))
         {
           memcpy (tries->best_offsets, p.offsets, sizeof (guint64) * p.n);
           tries->best_peak = peak;
           tries->best_try = try;
         }
-      g_mutex_unlock (&tries->lock);
+      pv_mutex_unlock (&tries->lock);
     }
   if (order)
     packer_clear (&p);
@@ -562,7 +563,7 @@ pv_arena_packing_new_with_budget (const PvBufferLife *buffers, int n, guint64 al
     .rand = g_rand_new_with_seed (1),
     .jitter_keys = g_new (guint64, MAX ((gsize) n * n_restarts, 1)),
   };
-  g_mutex_init (&packing->tries.lock);
+  pv_mutex_init (&packing->tries.lock);
   packing->alignment = alignment;
   packing->search_budget = search_budget;
   return packing;
@@ -611,7 +612,7 @@ pv_arena_packing_finish (PvArenaPacking *packing)
     }
   if (plan)
     plan->optimal = plan->peak_bytes == plan->bound_bytes;
-  g_mutex_clear (&packing->tries.lock);
+  pv_mutex_clear (&packing->tries.lock);
   g_rand_free (packing->tries.rand);
   g_free (packing->tries.jitter_keys);
   layout_clear (&packing->layout);

@@ -16,20 +16,11 @@ wake_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-int
-wait_scale (void)
-{
-  /* Sanitizer builds run several times slower (PV_WAIT_SCALE, set by
-   * meson as meson's own timeouts are multiplied). */
-  const char *scale = g_getenv ("PV_WAIT_SCALE");
-  return (int) CLAMP (scale ? g_ascii_strtoll (scale, NULL, 10) : 1, 1, 100);
-}
-
 /* Runs the main loop until @cond holds or WAIT_MS pass. */
 gboolean
 wait_until (Fixture *fx, Condition cond)
 {
-  gint64 end = g_get_monotonic_time () + (gint64) WAIT_MS * 1000 * wait_scale ();
+  gint64 end = g_get_monotonic_time () + (gint64) WAIT_MS * 1000 * pv_test_time_scale ();
   guint wake = g_timeout_add (10, wake_cb, NULL);
   gboolean ok;
 

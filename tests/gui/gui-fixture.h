@@ -13,6 +13,7 @@
 #include "pv-application.h"
 #include "pv-summary-view.h"
 #include "pv-window.h"
+#include "pv-test-scale.h"
 
 G_BEGIN_DECLS
 
@@ -45,11 +46,8 @@ void        fixture_teardown      (Fixture *fx, gconstpointer data);
 #define ADD(path, func, model) \
   g_test_add (path, Fixture, model, fixture_setup, func, fixture_teardown)
 
-/* How many times slower than the plain build waits may be (PV_WAIT_SCALE,
- * 4 in sanitizer builds; 1 when unset). */
-int         wait_scale            (void);
 /* Runs the main loop until @cond holds (TRUE) or WAIT_MS (times
- * wait_scale()) pass (FALSE). */
+ * pv_test_time_scale()) pass (FALSE). */
 gboolean    wait_until            (Fixture *fx, Condition cond);
 /* Runs the main loop for @ms milliseconds. */
 void        spin                  (int ms);

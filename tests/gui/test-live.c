@@ -438,6 +438,17 @@ find_open (Fixture *fx)
          gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (fx->window)), GTK_WIDGET (find_bar (fx)));
 }
 
+/* The bar's slide-in is over: its search bar's revealer shows the entry.
+ * Keys sent before are lost, and the slide takes longer than any fixed wait
+ * on a loaded machine or under ThreadSanitizer. */
+static gboolean
+find_revealed (Fixture *fx)
+{
+  GtkWidget *revealer = find_widget (GTK_WIDGET (find_bar (fx)), GTK_TYPE_REVEALER);
+
+  return revealer != NULL && gtk_revealer_get_child_revealed (GTK_REVEALER (revealer));
+}
+
 static guint want_matches;
 static const char *want_needle;
 
@@ -576,9 +587,7 @@ test_find (Fixture *fx, gconstpointer data)
   pv_timeline_view_zoom (fx->view, 6);
   xdo ("key ctrl+f");
   g_assert_true (wait_until (fx, find_open));
-  /* Keys sent while the bar slides in are lost (its revealer is not yet
-   * showing the entry): wait for the slide to end. */
-  spin (400);
+  g_assert_true (wait_until (fx, find_revealed));
   /* By name: that kernel, selected (it comes first: kernels before values). */
   find_and_check (fx, name);
   found = pv_timeline_view_get_found_nodes (fx->view, &n_found);
@@ -619,7 +628,7 @@ test_find (Fixture *fx, gconstpointer data)
   /* Again, for the final screenshot (closing the bar emptied it). */
   xdo ("key ctrl+f");
   g_assert_true (wait_until (fx, find_open));
-  spin (400);
+  g_assert_true (wait_until (fx, find_revealed));
   find_and_check (fx, "relu");
   spin (200);
 }

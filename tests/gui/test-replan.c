@@ -56,6 +56,53 @@ test_latest_wins (Fixture *fx, gconstpointer data)
   g_assert_cmpuint (fx->plan_changes, ==, signals + 2);
 }
 
+typedef struct {
+  GThread *main;
+  guint reports;
+  guint off_main;  /* reports that reached the document on another thread */
+} StageReports;
+
+static void
+stage_changed_cb (GObject *document, GParamSpec *pspec, gpointer user_data)
+{
+  StageReports *seen = user_data;
+
+  g_atomic_int_inc (&seen->reports);
+  if (g_thread_self () != seen->main)
+    g_atomic_int_inc (&seen->off_main);
+}
+
+/* The worker's stage reports change the document (and emit notify::plan-stage)
+ * on the main thread only, also while that thread is not running the main
+ * loop: here it waits in pv_document_plan_now(). (Reports sent with
+ * g_main_context_invoke_full() ran on the worker when the main context had
+ * no owner at that moment: a data race on the stage, and signal handlers of
+ * the window run on a worker.) */
+static void
+test_stage_reports_on_main_thread (Fixture *fx, gconstpointer data)
+{
+  g_autofree char *two = read_data ("wide_branches.two-streams.json");
+  g_autofree char *one = pv_document_dup_default_partition (fx->document, TRUE);
+  StageReports seen = { g_thread_self (), 0, 0 };
+  gulong handler = g_signal_connect (fx->document, "notify::plan-stage", G_CALLBACK (stage_changed_cb), &seen);
+
+  pv_document_set_partition_text (fx->document, two);
+  pv_document_plan_now (fx->document);
+  spin (200);
+  g_assert_cmpuint (n_streams_planned (fx), ==, 2);
+  g_assert_cmpuint (g_atomic_int_get (&seen.off_main), ==, 0);
+
+  /* The same, with the main loop running: the reports are shown. */
+  pv_document_set_partition_text (fx->document, one);
+  g_assert_true (wait_until (fx, settled));
+  g_assert_cmpuint (n_streams_planned (fx), ==, 1);
+  g_test_message ("%u stage reports, %u off the main thread", g_atomic_int_get (&seen.reports),
+                  g_atomic_int_get (&seen.off_main));
+  g_assert_cmpuint (g_atomic_int_get (&seen.reports), >, 0);
+  g_assert_cmpuint (g_atomic_int_get (&seen.off_main), ==, 0);
+  g_signal_handler_disconnect (fx->document, handler);
+}
+
 /* An invalid text queued behind a valid one: the valid plan stays drawn,
  * marked stale. */
 static void
@@ -173,7 +220,7 @@ cancel_slow_load (Fixture *fx, GFile *file)
   /* The worker stops within a millisecond or so of work (tests/bench
    * measures it); the loader alone runs 300 ms here, longer under ASan. */
   g_test_message ("cancelled: the load stopped %.1f ms after Cancel", ms);
-  g_assert_cmpfloat (ms, <, 250.0 * wait_scale ());
+  g_assert_cmpfloat (ms, <, 250.0 * pv_test_time_scale ());
   g_assert_true (wait_until (fx, settled));
   g_assert_null (pv_window_get_error (fx->window));
   g_assert_cmpstr (pv_document_get_title (fx->document), ==, title);
@@ -252,6 +299,7 @@ main (int argc, char **argv)
   gui_fixture_init (&argc, &argv);
   ADD ("/replan/latest-wins", test_latest_wins, NULL);
   ADD ("/replan/stale-after-queue", test_stale_after_queue, NULL);
+  ADD ("/replan/stage-reports-on-main-thread", test_stage_reports_on_main_thread, NULL);
   ADD ("/replan/open-while-planning", test_open_while_planning, NULL);
   ADD ("/replan/slow-progress-and-cancel", test_slow_progress_and_cancel, NULL);
   return gui_fixture_run ();

@@ -1,6 +1,7 @@
 /* pv-live-view.c: the live set at an instant and a span's figures (see the header). */
 #include "pv-live-view.h"
 
+#include "pv-live-export.h"
 #include "pv-ort-plan.h"
 #include "pv-schedule.h"
 
@@ -73,38 +74,6 @@ clear_list (PvLiveView *self)
   g_hash_table_remove_all (self->row_texts);
   self->total = 0;
   self->has_instant = FALSE;
-}
-
-/* The names of the nodes still to read each live value (or a view of it)
- * after @time: one pass over the values, by their memory's owner. */
-static GPtrArray **
-readers_to_come (const PvSession *s, const int *live, int n_live, double time)
-{
-  const PvGraph *g = s->graph;
-  g_autofree int *row_of = g_new (int, g->n_values);
-  GPtrArray **readers = g_new0 (GPtrArray *, n_live);
-
-  for (int v = 0; v < g->n_values; v++)
-    row_of[v] = -1;
-  for (int i = 0; i < n_live; i++)
-    {
-      row_of[live[i]] = i;
-      readers[i] = g_ptr_array_new ();
-    }
-  for (int u = 0; u < g->n_values; u++)
-    {
-      int root = s->view_root ? s->view_root[u] : u, row;
-      guint n;
-      const guint *consumers;
-      if (root < 0 || (row = row_of[root]) < 0)
-        continue;
-      consumers = pv_graph_value_consumers (g, u, &n);
-      for (guint c = 0; c < n; c++)
-        if (s->schedule->node_spans[consumers[c]].end > time &&
-            !g_ptr_array_find (readers[row], g->nodes[consumers[c]].name, NULL))
-          g_ptr_array_add (readers[row], (gpointer) g->nodes[consumers[c]].name);
-    }
-  return readers;
 }
 
 /* Where the planner puts @v: "ORT buffer 3 (kAllocate)", "slot 2", "offset 4096". */
@@ -239,7 +208,7 @@ rebuild_instant (PvLiveView *self)
   line = g_strdup_printf ("%s in %d values; peak live %s at t %g", total, n_live, peak, curve->peak_time);
   gtk_label_set_text (self->instant_heading, heading);
   gtk_label_set_text (self->total_label, line);
-  readers = readers_to_come (s, live, n_live, self->time);
+  readers = pv_live_readers_to_come (s, live, n_live, self->time);
   for (int i = 0; i < n_live; i++)
     {
       if (i < MAX_ROWS)

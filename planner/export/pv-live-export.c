@@ -16,11 +16,15 @@ typedef struct {
   int *values;
   int n_values;
   gint64 *places;     /* value -> buffer / slot / offset */
+  GPtrArray **readers; /* per live value: the names of the nodes still to read it */
 } Live;
 
 static void
 live_clear (Live *live)
 {
+  for (int i = 0; i < live->n_values; i++)
+    g_ptr_array_unref (live->readers[i]);
+  g_free (live->readers);
   g_free (live->values);
   g_free (live->places);
 }
@@ -62,6 +66,7 @@ live_init (Live *live, const PvSession *s, PvPlannerKind kind, const PvLiveInsta
   live->total = pv_live_curve_bytes_at (live->curve, live->time);
   live->values = pv_schedule_live_at (s->schedule, at->device, live->time, &live->n_values);
   live->places = pv_plan_value_places (s, kind);
+  live->readers = pv_live_readers_to_come (s, live->values, live->n_values, live->time);
   return TRUE;
 }
 
@@ -83,28 +88,52 @@ kind_of (const Live *live, PvPlannerKind kind, int v)
     }
 }
 
-/* The nodes still to read @v (or a view of it) at the instant: their
- * kernels end after it. */
-static GPtrArray *
-readers_to_come (const Live *live, int v)
+/* Adds @name to @names unless it is there: a set beside the array once
+ * it is long (a value read by thousands of nodes). */
+static void
+add_reader (GPtrArray *names, GHashTable **seen, const char *name)
 {
-  const PvSession *s = live->s;
-  const PvGraph *g = s->graph;
-  GPtrArray *names = g_ptr_array_new ();
+  if (*seen == NULL && names->len >= 16)
+    {
+      *seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+      for (guint i = 0; i < names->len; i++)
+        g_hash_table_add (*seen, g_ptr_array_index (names, i));
+    }
+  if (*seen ? !g_hash_table_add (*seen, (gpointer) name) : g_ptr_array_find (names, name, NULL))
+    return;
+  g_ptr_array_add (names, (gpointer) name);
+}
 
+GPtrArray **
+pv_live_readers_to_come (const PvSession *s, const int *live, int n_live, double time)
+{
+  const PvGraph *g = s->graph;
+  g_autofree int *row_of = g_new (int, MAX (g->n_values, 1));
+  g_autofree GHashTable **seen = g_new0 (GHashTable *, MAX (n_live, 1));
+  GPtrArray **readers = g_new0 (GPtrArray *, MAX (n_live, 1));
+
+  for (int v = 0; v < g->n_values; v++)
+    row_of[v] = -1;
+  for (int i = 0; i < n_live; i++)
+    {
+      row_of[live[i]] = i;
+      readers[i] = g_ptr_array_new ();
+    }
   for (int u = 0; u < g->n_values; u++)
     {
+      int root = s->view_root ? s->view_root[u] : u, row;
       guint n;
       const guint *consumers;
-      if (s->view_root[u] != v)
+      if (root < 0 || (row = row_of[root]) < 0)
         continue;
       consumers = pv_graph_value_consumers (g, u, &n);
       for (guint c = 0; c < n; c++)
-        if (s->schedule->node_spans[consumers[c]].end > live->time &&
-            !g_ptr_array_find (names, g->nodes[consumers[c]].name, NULL))
-          g_ptr_array_add (names, (gpointer) g->nodes[consumers[c]].name);
+        if (s->schedule->node_spans[consumers[c]].end > time)
+          add_reader (readers[row], &seen[row], g->nodes[consumers[c]].name);
     }
-  return names;
+  for (int i = 0; i < n_live; i++)
+    g_clear_pointer (&seen[i], g_hash_table_destroy);
+  return readers;
 }
 
 /* Schedule steps of a span: whole numbers with unit kernel costs. */
@@ -116,13 +145,12 @@ span_steps (const PvSpan *span, double *first, double *last)
 }
 
 static cJSON *
-value_json (const Live *live, PvPlannerKind kind, int v)
+value_json (const Live *live, PvPlannerKind kind, int v, const GPtrArray *coming)
 {
   const PvSession *s = live->s;
   const PvGraph *g = s->graph;
   cJSON *item = cJSON_CreateObject ();
   cJSON *readers = NULL;
-  g_autoptr (GPtrArray) coming = readers_to_come (live, v);
   int producer = g->values[v].producer;
   double first, last;
 
@@ -176,7 +204,7 @@ pv_live_export_json (const PvSession *session, PvPlannerKind kind, const PvLiveI
   cJSON_AddNumberToObject (root, "n_values", live.n_values);
   values = cJSON_AddArrayToObject (root, "values");
   for (int i = 0; i < live.n_values; i++)
-    cJSON_AddItemToArray (values, value_json (&live, kind, live.values[i]));
+    cJSON_AddItemToArray (values, value_json (&live, kind, live.values[i], live.readers[i]));
   live_clear (&live);
   return print_json (root);
 }
@@ -203,7 +231,7 @@ pv_live_export_text (const PvSession *session, PvPlannerKind kind, const PvLiveI
   for (int i = 0; i < live.n_values; i++)
     {
       int v = live.values[i], producer = g->values[v].producer;
-      g_autoptr (GPtrArray) coming = readers_to_come (&live, v);
+      const GPtrArray *coming = live.readers[i];
       g_autofree char *where = live.places[v] >= 0 ? g_strdup_printf ("%s %" G_GINT64_FORMAT, kind_of (&live, kind, v),
                                                                       live.places[v])
                                                    : g_strdup (kind_of (&live, kind, v));

@@ -16,6 +16,13 @@ typedef struct {
   double time;       /* schedule time: one unit per kernel by default */
 } PvLiveInstant;
 
+/* For each of the @n_live values @live (none twice), the names of the nodes
+ * still to read it (or a view of it) after @time: their kernels end after
+ * it. Each name once, in the order of the values read (by index), then of
+ * their consumers. One pass over the values, however many are live. Free
+ * each array (g_ptr_array_unref) and the whole (g_free). */
+GPtrArray **pv_live_readers_to_come (const PvSession *session, const int *live, int n_live, double time);
+
 /* NULL with @error when the session has no simulated run (ORT would not
  * run the config) or no curve on the device. Caller frees. */
 char *pv_live_export_json (const PvSession *session, PvPlannerKind kind, const PvLiveInstant *at, GError **error);

@@ -1,6 +1,7 @@
-#include "pv-arena-planner.h"
+#include "pv-arena-planner-private.h"
 
 #include "pv-arena-search.h"
+#include "pv-arena-wide-private.h"
 
 #include "pv-sort.h"
 #include "pv-tsan-private.h"
@@ -16,15 +17,16 @@
  *
  * A block spans about the mean lifetime: longer blocks hold more buffers
  * that are not live with the one being placed, shorter ones make more
- * lists to merge. */
+ * lists to merge.
+ *
+ * The lists still hold every placed buffer live with the new one: when
+ * thousands are live at once (a wide fan-out), each placement would visit
+ * them all. Such packings read unions of placed bytes instead
+ * (pv-arena-wide-private.h), which give the same gaps. */
 #define MIN_BLOCK_SHIFT 3
 #define MAX_BLOCK_SHIFT 10
 
-/* A placed buffer as the gap search reads it: its bytes and its steps. */
-typedef struct {
-  guint64 start, end;  /* bytes [start, end) */
-  int first, last;
-} Placed;
+typedef PvArenaPlaced Placed;
 
 /* Placed buffers by ascending start, so that the gap search walks them
  * without sorting. Room for every buffer that may enter it. */
@@ -43,7 +45,7 @@ typedef struct {
   const PvBufferLife *buffers;
   guint64 *sizes;         /* aligned */
   int n;
-  int min_step;
+  int min_step, max_step;
   int block_shift;        /* a block is 1 << block_shift steps */
   int n_blocks;
   int *touching_len;      /* per block: how many buffers touch it */
@@ -51,6 +53,7 @@ typedef struct {
   gsize room_len;         /* their sum */
   int *by_first;          /* buffer indices by first step, then index */
   int *by_size;           /* by size (largest first), then first step, then index */
+  gboolean wide;          /* placed buffers go in a PvArenaWide, not in blocks */
 } Layout;
 
 /* One worker's packing state. */
@@ -65,7 +68,8 @@ typedef struct {
   Block *touching;        /* per block: placed buffers live at one of its steps */
   Block *starting;        /* per block: placed buffers whose first step is in it */
   Placed *room;           /* the blocks' items */
-  Head *heads;            /* n_blocks: a min-heap on next->start */
+  PvArenaWide wide;       /* when layout->wide, instead of the blocks */
+  Head *heads;            /* a min-heap on next->start: n_blocks, or the wide index's most unions */
   guint64 *offsets;
   guint64 *keys;          /* per buffer: a sort key (pv_sort_by_key) */
   int *scratch;           /* n */
@@ -151,12 +155,20 @@ place (Packer *p, int i)
   int n_heads = 0;
   Placed item;
 
-  for (int blk = first_block; blk <= last_block; blk++)
+  if (p->layout->wide)
     {
-      const Block *list = blk == first_block ? &p->touching[blk] : &p->starting[blk];
-      if (list->len > 0)
-        heads[n_heads++] = (Head) { list->items, list->items + list->len };
+      const PvArenaUnion *unions[PV_ARENA_WIDE_MAX_UNIONS];
+      n_heads = pv_arena_wide_live_during (&p->wide, b->first, b->last, unions);
+      for (int k = 0; k < n_heads; k++)
+        heads[k] = (Head) { unions[k]->items, unions[k]->items + unions[k]->len };
     }
+  else
+    for (int blk = first_block; blk <= last_block; blk++)
+      {
+        const Block *list = blk == first_block ? &p->touching[blk] : &p->starting[blk];
+        if (list->len > 0)
+          heads[n_heads++] = (Head) { list->items, list->items + list->len };
+      }
   for (int k = n_heads / 2 - 1; k >= 0; k--)
     heap_sift_down (heads, n_heads, k);
   while (n_heads > 2 && !exact)
@@ -183,6 +195,11 @@ place (Packer *p, int i)
       exact = gap_search_visit (&s, q);
   p->offsets[i] = s.best_gap != G_MAXUINT64 ? s.best_offset : s.cursor;
   item = (Placed) { p->offsets[i], p->offsets[i] + s.need, b->first, b->last };
+  if (p->layout->wide)
+    {
+      pv_arena_wide_add (&p->wide, b->first, b->last, item.start, item.end);
+      return;
+    }
   for (int blk = first_block; blk <= last_block; blk++)
     block_insert (&p->touching[blk], &item);
   block_insert (&p->starting[first_block], &item);
@@ -251,8 +268,11 @@ pack (Packer *p, const int *order, Tries *tries, int try)
 {
   guint64 peak = 0, asked = G_MAXUINT64;
 
-  for (int b = 0; b < p->n_blocks; b++)
-    p->touching[b].len = p->starting[b].len = 0;
+  if (p->layout->wide)
+    pv_arena_wide_reset (&p->wide);
+  else
+    for (int b = 0; b < p->n_blocks; b++)
+      p->touching[b].len = p->starting[b].len = 0;
   for (int k = 0; k < p->n; k++)
     {
       if (peak != asked || k % 64 == 0)
@@ -395,19 +415,27 @@ packer_init (Packer *p, const Layout *l)
 
   *p = (Packer) { .layout = l, .buffers = l->buffers, .sizes = l->sizes, .n = l->n, .min_step = l->min_step,
                   .block_shift = l->block_shift, .n_blocks = l->n_blocks };
-  /* Each block's lists get room for all the buffers that touch or start in
-   * it, in one allocation. */
-  p->touching = g_new0 (Block, l->n_blocks);
-  p->starting = g_new0 (Block, l->n_blocks);
-  p->room = g_new (Placed, MAX (l->room_len, 1));
-  for (int b = 0; b < l->n_blocks; b++)
+  if (l->wide)
     {
-      p->touching[b].items = p->room + room;
-      room += l->touching_len[b];
-      p->starting[b].items = p->room + room;
-      room += l->starting_len[b];
+      pv_arena_wide_init (&p->wide, l->min_step, l->max_step);
+      p->heads = g_new (Head, PV_ARENA_WIDE_MAX_UNIONS);
     }
-  p->heads = g_new (Head, l->n_blocks);
+  else
+    {
+      /* Each block's lists get room for all the buffers that touch or start
+       * in it, in one allocation. */
+      p->touching = g_new0 (Block, l->n_blocks);
+      p->starting = g_new0 (Block, l->n_blocks);
+      p->room = g_new (Placed, MAX (l->room_len, 1));
+      for (int b = 0; b < l->n_blocks; b++)
+        {
+          p->touching[b].items = p->room + room;
+          room += l->touching_len[b];
+          p->starting[b].items = p->room + room;
+          room += l->starting_len[b];
+        }
+      p->heads = g_new (Head, l->n_blocks);
+    }
   p->offsets = g_new0 (guint64, MAX (l->n, 1));
   p->keys = g_new (guint64, MAX (l->n, 1));
   p->scratch = g_new (int, MAX (l->n, 1));
@@ -416,6 +444,8 @@ packer_init (Packer *p, const Layout *l)
 static void
 packer_clear (Packer *p)
 {
+  if (p->layout->wide)
+    pv_arena_wide_clear (&p->wide);
   g_free (p->touching);
   g_free (p->starting);
   g_free (p->room);
@@ -468,10 +498,35 @@ run_tries (gpointer data)
   return NULL;
 }
 
-static void
-layout_init (Layout *l, const PvBufferLife *buffers, int n, guint64 alignment)
+/* Past this many list items a buffer on average, the gap search reads the
+ * wide index's unions instead of the blocks' lists: each placement then
+ * costs a few dozen short unions, not every buffer live with it. Below it,
+ * the blocks are faster. */
+#define WIDE_VISITS 256
+
+/* The list items the gap searches would visit if every buffer were placed
+ * before the others: for each, those touching its first block and those
+ * starting in a later block up to its last. */
+static guint64
+block_visits (const Layout *l)
 {
-  int max_step = 0;
+  g_autofree guint64 *before = g_new0 (guint64, l->n_blocks + 1);  /* starting in earlier blocks */
+  guint64 visits = 0;
+
+  for (int b = 0; b < l->n_blocks; b++)
+    before[b + 1] = before[b] + l->starting_len[b];
+  for (int i = 0; i < l->n; i++)
+    {
+      int first_block = (l->buffers[i].first - l->min_step) >> l->block_shift;
+      int last_block = (l->buffers[i].last - l->min_step) >> l->block_shift;
+      visits += l->touching_len[first_block] + before[last_block + 1] - before[first_block + 1];
+    }
+  return visits;
+}
+
+static void
+layout_init (Layout *l, const PvBufferLife *buffers, int n, guint64 alignment, PvArenaIndex index)
+{
   gint64 total_steps = 0;  /* summed lifetimes */
   g_autofree guint64 *keys = g_new (guint64, MAX (n, 1));
   g_autofree int *scratch = g_new (int, MAX (n, 1));
@@ -482,13 +537,13 @@ layout_init (Layout *l, const PvBufferLife *buffers, int n, guint64 alignment)
     {
       l->sizes[i] = pv_buffer_aligned_size (buffers[i].size, alignment);
       l->min_step = MIN (l->min_step, buffers[i].first);
-      max_step = MAX (max_step, buffers[i].last);
+      l->max_step = MAX (l->max_step, buffers[i].last);
       total_steps += buffers[i].last - buffers[i].first + 1;
     }
   l->block_shift = MIN_BLOCK_SHIFT;
   while (l->block_shift < MAX_BLOCK_SHIFT && ((gint64) 1 << l->block_shift) * MAX (n, 1) < total_steps)
     l->block_shift++;
-  l->n_blocks = ((max_step - l->min_step) >> l->block_shift) + 1;
+  l->n_blocks = ((l->max_step - l->min_step) >> l->block_shift) + 1;
   l->touching_len = g_new0 (int, l->n_blocks);
   l->starting_len = g_new0 (int, l->n_blocks);
   for (int i = 0; i < n; i++)
@@ -500,6 +555,8 @@ layout_init (Layout *l, const PvBufferLife *buffers, int n, guint64 alignment)
       l->starting_len[first_block]++;
       l->room_len += last_block - first_block + 2;
     }
+  l->wide = index == PV_ARENA_INDEX_WIDE
+            || (index == PV_ARENA_INDEX_AUTO && block_visits (l) > WIDE_VISITS * (guint64) MAX (n, 1));
   l->by_first = g_new (int, MAX (n, 1));
   for (int i = 0; i < n; i++)
     {
@@ -541,6 +598,13 @@ pv_arena_packing_new (const PvBufferLife *buffers, int n, guint64 alignment)
 PvArenaPacking *
 pv_arena_packing_new_with_budget (const PvBufferLife *buffers, int n, guint64 alignment, guint64 search_budget)
 {
+  return pv_arena_packing_new_with_index (buffers, n, alignment, search_budget, PV_ARENA_INDEX_AUTO);
+}
+
+PvArenaPacking *
+pv_arena_packing_new_with_index (const PvBufferLife *buffers, int n, guint64 alignment, guint64 search_budget,
+                                 PvArenaIndex index)
+{
   PvArenaPacking *packing;
   /* Restarts while they are cheap: they escape the fragmentation one fixed
    * order can cause. */
@@ -551,7 +615,7 @@ pv_arena_packing_new_with_budget (const PvBufferLife *buffers, int n, guint64 al
   packing->plan = g_new0 (PvArenaPlan, 1);
   packing->plan->offsets = g_new0 (guint64, MAX (n, 1));
   packing->plan->load_bytes = pv_buffers_load (buffers, n, alignment);
-  layout_init (&packing->layout, buffers, n, alignment);
+  layout_init (&packing->layout, buffers, n, alignment, index);
   packing->tries = (Tries) {
     .layout = &packing->layout,
     /* Without buffers, the first ordering is the plan. */

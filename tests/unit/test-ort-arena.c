@@ -3,6 +3,7 @@
  * two runs of a session (pv-ort-arena-run). Expected figures marked "ORT"
  * are what onnxruntime-node 1.30's profiler recorded (tests/ort). */
 #include <string.h>
+#include <time.h>
 
 #include "pv-model-loader.h"
 #include "pv-ort-bfc-arena.h"
@@ -281,6 +282,116 @@ test_mem_pattern (void)
   g_assert_false (pv_ort_mem_pattern_lookup (p, 99, NULL, NULL));
 }
 
+/* ORT's MemPatternPlanner as it reads (mem_pattern_planner.h, with 1.30's
+ * tail rule): a scan over the live blocks in offset order, for every
+ * allocation and every free. The reference for the planner's trees. */
+typedef struct {
+  int value_index;
+  guint64 offset, size;
+} RefBlock;
+
+static guint64
+ref_pattern_alloc (GArray *live, guint64 *block_bytes, int value_index, guint64 size)
+{
+  guint64 current = 0, waste = G_MAXUINT64, best = 0;
+  gboolean found = FALSE;
+  RefBlock b = { value_index, 0, size };
+  guint pos;
+
+  if (size == 0)
+    return 0;
+  for (guint k = 0; k < live->len; k++)
+    {
+      const RefBlock *o = &g_array_index (live, RefBlock, k);
+      if (o->offset >= current && o->offset - current >= size && o->offset - current - size < waste)
+        {
+          waste = o->offset - current - size;
+          best = current;
+          found = TRUE;
+        }
+      current = MAX (current, o->offset + o->size);
+    }
+  if (current < *block_bytes && *block_bytes - current >= size && *block_bytes - current - size < waste)
+    best = current, found = TRUE;
+  b.offset = found ? best : current;
+  *block_bytes = MAX (*block_bytes, b.offset + size);
+  for (pos = 0; pos < live->len; pos++)
+    {
+      const RefBlock *o = &g_array_index (live, RefBlock, pos);
+      if (o->offset > b.offset || (o->offset == b.offset && o->size >= size))
+        break;
+    }
+  g_array_insert_val (live, pos, b);
+  return b.offset;
+}
+
+static void
+ref_pattern_free (GArray *live, int value_index)
+{
+  for (guint k = 0; k < live->len; k++)
+    if (g_array_index (live, RefBlock, k).value_index == value_index)
+      {
+        g_array_remove_index (live, k);
+        return;
+      }
+}
+
+/* Random traces (sizes from 0 to a few KiB, often equal; values traced
+ * twice; frees of values not live) give the reference's offsets. */
+static void
+test_mem_pattern_against_reference (void)
+{
+  g_autoptr (GRand) rand = pv_test_rand_new (0x6d3a77e);
+
+  for (int round = 0; round < 200; round++)
+    {
+      g_autoptr (PvOrtMemPattern) p = pv_ort_mem_pattern_new ();
+      g_autoptr (GArray) live = g_array_new (FALSE, FALSE, sizeof (RefBlock));
+      guint64 block_bytes = 0;
+      int n_values = g_rand_int_range (rand, 2, 60);
+      int max_units = g_rand_int_range (rand, 1, 16);
+
+      for (int step = 0; step < 300; step++)
+        {
+          int v = g_rand_int_range (rand, 0, n_values);
+          if (g_rand_int_range (rand, 0, 100) < 45)
+            {
+              pv_ort_mem_pattern_trace_free (p, v);
+              ref_pattern_free (live, v);
+            }
+          else
+            {
+              guint64 bytes = (guint64) g_rand_int_range (rand, 0, max_units + 1) * 256;
+              g_assert_cmpuint (pv_ort_mem_pattern_trace_alloc (p, v, bytes), ==,
+                                ref_pattern_alloc (live, &block_bytes, v, bytes));
+            }
+          g_assert_cmpuint (pv_ort_mem_pattern_block_bytes (p), ==, block_bytes);
+        }
+    }
+}
+
+/* 100,000 blocks live at once, then freed in a scattered order: the trees
+ * take O(log n) a trace (ORT's scan, and planviz's before, took minutes).
+ * Counted in CPU time, so that a loaded machine does not fail it. */
+static void
+test_mem_pattern_wide (void)
+{
+  g_autoptr (PvOrtMemPattern) p = pv_ort_mem_pattern_new ();
+  const int n = 100000;
+  clock_t t0 = clock ();
+  double seconds;
+
+  for (int i = 0; i < n; i++)
+    g_assert_cmpuint (pv_ort_mem_pattern_trace_alloc (p, i, 256), ==, (guint64) i * 256);
+  for (int i = 0; i < n; i++)
+    pv_ort_mem_pattern_trace_free (p, (int) (((gint64) i * 7919) % n));
+  for (int i = 0; i < n; i++)
+    g_assert_cmpuint (pv_ort_mem_pattern_trace_alloc (p, n + i, 256), ==, (guint64) i * 256);
+  seconds = (double) (clock () - t0) / CLOCKS_PER_SEC;
+  g_test_message ("300,000 traces: %.3f s of CPU", seconds);
+  g_assert_cmpfloat (seconds, <, 1.0);
+}
+
 static void
 test_scratch_table_sorted (void)
 {
@@ -396,6 +507,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ort-arena/bfc/extend", test_bfc_extend);
   g_test_add_func ("/ort-arena/bfc/against-reference", test_bfc_against_reference);
   g_test_add_func ("/ort-arena/mem-pattern", test_mem_pattern);
+  g_test_add_func ("/ort-arena/mem-pattern/against-reference", test_mem_pattern_against_reference);
+  g_test_add_func ("/ort-arena/mem-pattern/wide", test_mem_pattern_wide);
   g_test_add_func ("/ort-arena/scratch-table", test_scratch_table_sorted);
   g_test_add_func ("/ort-arena/session/cnn", test_session_cnn);
   g_test_add_func ("/ort-arena/session/symbolic", test_session_symbolic);

@@ -374,13 +374,13 @@ export_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 zoom_in_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  pv_timeline_view_zoom (PV_WINDOW (widget)->timeline, 1.25);
+  pv_timeline_view_zoom (PV_WINDOW (widget)->timeline, PV_TIMELINE_VIEW_ZOOM_STEP);
 }
 
 static void
 zoom_out_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  pv_timeline_view_zoom (PV_WINDOW (widget)->timeline, 0.8);
+  pv_timeline_view_zoom (PV_WINDOW (widget)->timeline, 1.0 / PV_TIMELINE_VIEW_ZOOM_STEP);
 }
 
 static void

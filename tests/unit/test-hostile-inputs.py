@@ -335,10 +335,10 @@ cases = [
     # it; the checker's sweep was the third, fixed on main), left to the work
     # on big models in planner/.
     ("100,000-way fan-out (plan)", lambda: (["plan", fan_out("fan.onnx", 100000)], []), (0, r"checker"),
-     {"kill_after": 10, "todo": "quadratic in buffers live at once (arena packing gap search, ORT mem pattern)"}),
+     {"kill_after": 10}),
     ("a Split with 100,000 outputs (plan)", lambda: (["plan", relu_model("split.onnx", node("Split", ["x"],
         [f"s{i}" for i in range(100000)], "split"), outputs=[value_info(12, "s0")])], []), (0, r"checker"),
-     {"kill_after": 10, "todo": "quadratic in buffers live at once (arena packing gap search, ORT mem pattern)"}),
+     {"kill_after": 10}),
     ("a model with 200 MB of weights (plan)", lambda: (["plan", big_weights_model(200)], []), (0, r"checker")),
     ("100,000-deep nesting inside streams", lambda: (["check", mlp, write("deep-streams.json",
         '{"type": "DeviceBasedPartitioner", "devices": ["0"], "streams": ' + "[" * 100000 + "]" * 100000 + "}")], []),

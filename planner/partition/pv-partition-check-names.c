@@ -127,6 +127,30 @@ edit_distance (const char *a, gsize la, const char *b, gsize lb, guint limit)
   return prev[lb];
 }
 
+/* A lower bound of edit_distance(): the bytes of one name that the other
+ * lacks, counted as multisets (an edit changes each count by at most one, a
+ * swap by none). @hist holds @a's byte counts; @used is all zeros and is
+ * left so. O(@lb) where the distance is O(@la × @lb): most names are ruled
+ * out here. */
+NO_FUZZ_COVERAGE static guint
+bag_distance (const guint hist[256], guint used[256], gsize la, const char *b, gsize lb)
+{
+  gsize unmatched_b = 0, unmatched_a;
+
+  for (gsize j = 0; j < lb; j++)
+    {
+      guchar byte = (guchar) b[j];
+      if (used[byte] < hist[byte])
+        used[byte]++;
+      else
+        unmatched_b++;
+    }
+  unmatched_a = la - (lb - unmatched_b);
+  for (gsize j = 0; j < lb; j++)
+    used[(guchar) b[j]] = 0;
+  return (guint) MAX (unmatched_a, unmatched_b);
+}
+
 /* Up to 3 main-graph names nearest to @name: "; did you mean "A", "B" or "C"?" or "".
  * Nearest first, then first in ORT's order. Only the first node of each name
  * (its name owner) is compared: a later node of the same name is as near
@@ -137,18 +161,23 @@ suggestions (const Checker *c, const gsize *name_lens, const char *name, gsize l
   guint limit = len <= 3 ? 1 : MAX (2, (guint) (len / 3));
   int best[3] = { -1, -1, -1 };
   guint dist[3] = { G_MAXUINT, G_MAXUINT, G_MAXUINT };
+  guint hist[256] = { 0 }, used[256] = { 0 };
   const PvGraph *g = c->graph;
   GString *out;
   int n = 0;
 
   if (len > MAX_SUGGEST_LEN)
     return g_strdup ("");
+  for (gsize j = 0; j < len; j++)
+    hist[(guchar) name[j]]++;
   for (int i = 0; i < g->n_nodes; i++)
     {
       int id = g->order[i];
       gsize nl = name_lens[id];
       guint d;
       if (g->name_owners[id] != id || (nl > len ? nl - len : len - nl) > limit || nl > MAX_SUGGEST_LEN)
+        continue;
+      if (bag_distance (hist, used, len, g->nodes[id].name, nl) > limit)
         continue;
       d = edit_distance (name, len, g->nodes[id].name, nl, limit);
       if (d > limit)

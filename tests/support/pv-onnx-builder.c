@@ -357,6 +357,46 @@ pv_onnx_graph_add_node (PvOnnxGraph *graph,
   return node;
 }
 
+PvOnnxNode *
+pv_onnx_graph_add_nodes (PvOnnxGraph *graph, const char *text)
+{
+  g_auto (GStrv) items = NULL;
+  gsize first = graph ? graph->n_node : 0;
+
+  g_return_val_if_fail (graph && text, NULL);
+  items = g_strsplit (text, ";", -1);
+  for (gsize i = 0; items[i]; i++)
+    {
+      g_auto (GStrv) words = g_strsplit (g_strstrip (items[i]), " ", -1);
+      g_auto (GStrv) ends = NULL, inputs = NULL, outputs = NULL;
+      PvOnnxNode *node;
+
+      if (words[0] == NULL)
+        continue;
+      ends = words[1] && words[2] ? g_strsplit (words[2], ">", 2) : NULL;
+      if (ends == NULL || ends[1] == NULL)
+        {
+          g_critical ("node \"%s\": not \"op_type name inputs>outputs\"", items[i]);
+          continue;
+        }
+      inputs = g_strsplit (ends[0], ",", -1);
+      outputs = g_strsplit (ends[1], ",", -1);
+      node = pv_onnx_graph_add_node (graph, words[0], words[1], (const char *const *) inputs,
+                                     (const char *const *) outputs);
+      for (gsize k = 3; words[k]; k++)
+        {
+          g_auto (GStrv) attr = g_strsplit (words[k], "=", 2);
+          gint64 value;
+
+          if (attr[1] && g_ascii_string_to_signed (attr[1], 10, G_MININT64, G_MAXINT64, &value, NULL))
+            pv_onnx_node_add_attr_int (node, attr[0], value);
+          else
+            g_critical ("node \"%s\": attribute \"%s\" is not name=integer", items[i], words[k]);
+        }
+    }
+  return graph->n_node > first ? graph->node[first] : NULL;
+}
+
 void
 pv_onnx_node_set_domain (PvOnnxNode *node, const char *domain)
 {

@@ -357,6 +357,35 @@ pv_onnx_graph_add_node (PvOnnxGraph *graph,
   return node;
 }
 
+/* One "name=value" of pv_onnx_graph_add_nodes(): an integer, or a list of
+ * them in brackets. */
+static gboolean
+node_add_text_attr (PvOnnxNode *node, const char *text)
+{
+  g_auto (GStrv) attr = g_strsplit (text, "=", 2);
+  gsize len = attr[1] ? strlen (attr[1]) : 0;
+  gboolean list = len >= 2 && attr[1][0] == '[' && attr[1][len - 1] == ']';
+  g_auto (GStrv) items = NULL;
+  g_autofree gint64 *values = NULL;
+  gsize n;
+
+  if (len == 0)
+    return FALSE;
+  if (list)
+    attr[1][len - 1] = '\0';
+  items = g_strsplit (attr[1] + list, ",", list ? -1 : 1);
+  n = g_strv_length (items);
+  values = g_new (gint64, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    if (!g_ascii_string_to_signed (items[i], 10, G_MININT64, G_MAXINT64, &values[i], NULL))
+      return FALSE;
+  if (list)
+    pv_onnx_node_add_attr_ints (node, attr[0], values, n);
+  else
+    pv_onnx_node_add_attr_int (node, attr[0], values[0]);
+  return TRUE;
+}
+
 PvOnnxNode *
 pv_onnx_graph_add_nodes (PvOnnxGraph *graph, const char *text)
 {
@@ -369,30 +398,25 @@ pv_onnx_graph_add_nodes (PvOnnxGraph *graph, const char *text)
     {
       g_auto (GStrv) words = g_strsplit (g_strstrip (items[i]), " ", -1);
       g_auto (GStrv) ends = NULL, inputs = NULL, outputs = NULL;
+      gboolean named;
       PvOnnxNode *node;
 
-      if (words[0] == NULL)
+      if (words[0] == NULL || words[0][0] == '\0')
         continue;
-      ends = words[1] && words[2] ? g_strsplit (words[2], ">", 2) : NULL;
+      named = words[1] && !strchr (words[1], '>');
+      ends = words[1] && (!named || words[2]) ? g_strsplit (words[named ? 2 : 1], ">", 2) : NULL;
       if (ends == NULL || ends[1] == NULL)
         {
-          g_critical ("node \"%s\": not \"op_type name inputs>outputs\"", items[i]);
+          g_critical ("node \"%s\": not \"op_type [name] inputs>outputs\"", items[i]);
           continue;
         }
       inputs = g_strsplit (ends[0], ",", -1);
       outputs = g_strsplit (ends[1], ",", -1);
-      node = pv_onnx_graph_add_node (graph, words[0], words[1], (const char *const *) inputs,
+      node = pv_onnx_graph_add_node (graph, words[0], named ? words[1] : NULL, (const char *const *) inputs,
                                      (const char *const *) outputs);
-      for (gsize k = 3; words[k]; k++)
-        {
-          g_auto (GStrv) attr = g_strsplit (words[k], "=", 2);
-          gint64 value;
-
-          if (attr[1] && g_ascii_string_to_signed (attr[1], 10, G_MININT64, G_MAXINT64, &value, NULL))
-            pv_onnx_node_add_attr_int (node, attr[0], value);
-          else
-            g_critical ("node \"%s\": attribute \"%s\" is not name=integer", items[i], words[k]);
-        }
+      for (gsize k = named ? 3 : 2; words[k]; k++)
+        if (!node_add_text_attr (node, words[k]))
+          g_critical ("node \"%s\": attribute \"%s\" is not name=integer or name=[integer,...]", items[i], words[k]);
     }
   return graph->n_node > first ? graph->node[first] : NULL;
 }

@@ -40,8 +40,9 @@ pv_test_infer (PvOnnxBuilder *builder)
 void
 pv_test_inferred_clear (PvTestInferred *inferred)
 {
-  pv_shape_info_free (inferred->info);
-  pv_model_free (inferred->model);
+  g_clear_pointer (&inferred->info, pv_shape_info_free);
+  g_clear_pointer (&inferred->model, pv_model_free);
+  inferred->pool = NULL;
 }
 
 const PvValueShape *

@@ -26,7 +26,10 @@ typedef struct {
 
 /* Loads @builder (freed) and infers shapes without bounds; asserts both work. */
 PvTestInferred pv_test_infer (PvOnnxBuilder *builder);
+/* Frees what @inferred holds and zeroes it; safe on a zeroed one, so that
+ * g_auto (PvTestInferred) r = { 0 } may be inferred more than once. */
 void pv_test_inferred_clear (PvTestInferred *inferred);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PvTestInferred, pv_test_inferred_clear)
 
 /* The inferred shape of value @name; asserts that it exists. */
 const PvValueShape *pv_test_inferred_shape (const PvTestInferred *inferred, const char *name);

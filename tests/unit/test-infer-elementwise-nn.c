@@ -42,11 +42,15 @@ cst (const PvTestInferred *r, gint64 v)
   return pv_dim_const (r->pool, v);
 }
 
-/* An untyped graph output: nothing stated to merge with. */
+/* Untyped graph outputs, @names separated by ' ': nothing stated to merge
+ * with. */
 static void
-out (PvOnnxGraph *g, const char *name)
+out (PvOnnxGraph *g, const char *names)
 {
-  pv_onnx_graph_add_output (g, name, 0, NULL);
+  g_auto (GStrv) list = g_strsplit (names, " ", -1);
+
+  for (int i = 0; list[i]; i++)
+    pv_onnx_graph_add_output (g, list[i], 0, NULL);
 }
 
 static void
@@ -64,24 +68,15 @@ test_unary_and_cast (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,3");
   pv_onnx_graph_add_input (g, "like", D, "1");
-  pv_onnx_graph_add_node (g, "Relu", NULL, N ("x"), N ("relu"));
-  pv_onnx_graph_add_node (g, "IsNaN", NULL, N ("x"), N ("isnan"));
+  pv_onnx_graph_add_nodes (g, "Relu x>relu; IsNaN x>isnan");
   n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("x"), N ("cast"));
   pv_onnx_node_add_attr_int (n, "to", I32);
-  pv_onnx_graph_add_node (g, "CastLike", NULL, N ("x", "like"), N ("castlike"));
-  n = pv_onnx_graph_add_node (g, "Dropout", NULL, N ("x"), N ("drop", "mask"));
-  pv_onnx_graph_add_node (g, "Clip", NULL, N ("x"), N ("clip"));
-  out (g, "relu");
-  out (g, "isnan");
-  out (g, "cast");
-  out (g, "castlike");
-  out (g, "drop");
-  out (g, "mask");
-  out (g, "clip");
+  pv_onnx_graph_add_nodes (g, "CastLike x,like>castlike; Dropout x>drop,mask; Clip x>clip");
+  out (g, "relu isnan cast castlike drop mask clip");
   r = pv_test_infer (b);
 
   assert_shape (&r, "relu", "[batch,3]");
@@ -95,7 +90,6 @@ test_unary_and_cast (void)
   assert_type (&r, "mask", PV_ELEM_BOOL);
   assert_shape (&r, "mask", "[batch,3]");
   assert_shape (&r, "clip", "[batch,3]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -103,7 +97,7 @@ test_broadcast (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,1,64");
   pv_onnx_graph_add_input (g, "y", F, "seq,1");
@@ -114,24 +108,9 @@ test_broadcast (void)
   pv_onnx_graph_add_input (g, "u", F, NULL);
   pv_onnx_graph_add_input (g, "three", F, "3");
   pv_onnx_graph_add_input (g, "four", F, "4");
-  pv_onnx_graph_add_node (g, "Add", NULL, N ("x", "y"), N ("sum"));
-  pv_onnx_graph_add_node (g, "Add", NULL, N ("three", "four"), N ("bad"));
-  pv_onnx_graph_add_node (g, "Mul", NULL, N ("x", "one"), N ("prod"));
-  pv_onnx_graph_add_node (g, "Sub", NULL, N ("a", "bb"), N ("diff"));
-  pv_onnx_graph_add_node (g, "Less", NULL, N ("x", "y"), N ("less"));
-  pv_onnx_graph_add_node (g, "Where", NULL, N ("c", "x", "y"), N ("where"));
-  pv_onnx_graph_add_node (g, "Max", NULL, N ("x", "y", "one"), N ("max"));
-  pv_onnx_graph_add_node (g, "Pow", NULL, N ("x", "u"), N ("pow"));
-  pv_onnx_graph_add_node (g, "PRelu", NULL, N ("x", "one"), N ("prelu"));
-  out (g, "sum");
-  out (g, "prod");
-  out (g, "diff");
-  out (g, "less");
-  out (g, "where");
-  out (g, "max");
-  out (g, "pow");
-  out (g, "prelu");
-  out (g, "bad");
+  pv_onnx_graph_add_nodes (g, "Add x,y>sum; Add three,four>bad; Mul x,one>prod; Sub a,bb>diff; Less x,y>less; "
+                              "Where c,x,y>where; Max x,y,one>max; Pow x,u>pow; PRelu x,one>prelu");
+  out (g, "sum prod diff less where max pow prelu bad");
   r = pv_test_infer (b);
 
   assert_shape (&r, "sum", "[batch,seq,64]");
@@ -153,7 +132,6 @@ test_broadcast (void)
   g_assert_nonnull (pv_shape_info_warnings (r.info)[0]);
   g_assert_cmpint (pv_test_inferred_shape (&r, "bad")->rank, ==, 1);
   g_assert_false (pv_dim_is_const (pv_test_inferred_shape (&r, "bad")->dims[0], NULL));
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -164,7 +142,7 @@ test_data_propagation (void)
   const gint64 heads[] = { 1, 1, 12 }, neg[] = { -7, 7 }, two[] = { 2 }, one[] = { 1 };
   const gint64 other[] = { 0, 0, -1 }, l[] = { 2, 3 }, rr[] = { 2, 4 };
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   int64s (g, "heads", heads, 3);
@@ -176,22 +154,12 @@ test_data_propagation (void)
   pv_onnx_graph_add_initializer (g, "cond", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, (gint64[]) { 3 }, 1,
                                  (const guint8[]) { 1, 0, 1 }, 3);
   int64s (g, "other", other, 3);
-  pv_onnx_graph_add_node (g, "Shape", NULL, N ("x"), N ("shape"));
-  pv_onnx_graph_add_node (g, "Div", NULL, N ("shape", "heads"), N ("per_head"));
-  pv_onnx_graph_add_node (g, "Mul", NULL, N ("shape", "heads"), N ("scaled"));
-  pv_onnx_graph_add_node (g, "Add", NULL, N ("shape", "one"), N ("plus1"));
-  pv_onnx_graph_add_node (g, "Sub", NULL, N ("shape", "shape"), N ("zero"));
-  pv_onnx_graph_add_node (g, "Div", NULL, N ("neg", "two"), N ("trunc"));
-  pv_onnx_graph_add_node (g, "Div", NULL, N ("shape", "two"), N ("inexact"));
-  pv_onnx_graph_add_node (g, "Equal", NULL, N ("l", "rr"), N ("eq"));
-  pv_onnx_graph_add_node (g, "Equal", NULL, N ("shape", "heads"), N ("eq_sym"));
-  pv_onnx_graph_add_node (g, "Where", NULL, N ("cond", "shape", "other"), N ("where"));
-  pv_onnx_graph_add_node (g, "Neg", NULL, N ("neg"), N ("negated"));
-  pv_onnx_graph_add_node (g, "Abs", NULL, N ("neg"), N ("abs"));
-  pv_onnx_graph_add_node (g, "Max", NULL, N ("shape", "one"), N ("max"));
+  pv_onnx_graph_add_nodes (g, "Shape x>shape; Div shape,heads>per_head; Mul shape,heads>scaled; Add shape,one>plus1; "
+                              "Sub shape,shape>zero; Div neg,two>trunc; Div shape,two>inexact; Equal l,rr>eq; "
+                              "Equal shape,heads>eq_sym; Where cond,shape,other>where; Neg neg>negated; Abs neg>abs; "
+                              "Max shape,one>max");
   pv_onnx_graph_add_initializer_int64s (g, "zero_scalar", NULL, 0, (const gint64[]) { 0 });
-  pv_onnx_graph_add_node (g, "Clip", NULL, N ("neg", "zero_scalar"), N ("clipped"));
-  pv_onnx_graph_add_node (g, "Identity", NULL, N ("shape"), N ("ident"));
+  pv_onnx_graph_add_nodes (g, "Clip neg,zero_scalar>clipped; Identity shape>ident");
   n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("shape"), N ("as_float"));
   pv_onnx_node_add_attr_int (n, "to", F);
   n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("as_float"), N ("back"));
@@ -200,22 +168,7 @@ test_data_propagation (void)
   pv_onnx_node_add_attr_int (n, "to", F);
   n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("neg_float"), N ("neg_int"));
   pv_onnx_node_add_attr_int (n, "to", I32);
-  out (g, "per_head");
-  out (g, "scaled");
-  out (g, "plus1");
-  out (g, "zero");
-  out (g, "trunc");
-  out (g, "inexact");
-  out (g, "eq");
-  out (g, "eq_sym");
-  out (g, "where");
-  out (g, "negated");
-  out (g, "abs");
-  out (g, "max");
-  out (g, "clipped");
-  out (g, "ident");
-  out (g, "back");
-  out (g, "neg_int");
+  out (g, "per_head scaled plus1 zero trunc inexact eq eq_sym where negated abs max clipped ident back neg_int");
   r = pv_test_infer (b);
 
   assert_data (&r, "shape", "{batch,seq,768}");
@@ -244,7 +197,6 @@ test_data_propagation (void)
   assert_type (&r, "back", PV_ELEM_INT64);
   assert_data (&r, "neg_int", "{-7,7}");
   assert_type (&r, "neg_int", PV_ELEM_INT32);
-  pv_test_inferred_clear (&r);
 }
 
 /* ---- nn ---- */
@@ -256,7 +208,7 @@ test_conv (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 two[] = { 2, 2 }, pads[] = { 1, 1, 1, 1 };
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
   const PvDimExpr *one, *h, *w;
 
   pv_onnx_graph_add_input (g, "x", F, "N,3,H,W");
@@ -285,13 +237,7 @@ test_conv (void)
   n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt_shape"));
   pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 2 }, 2);
   pv_onnx_node_add_attr_ints (n, "output_shape", (gint64[]) { 10, 8 }, 2);
-  out (g, "y");
-  out (g, "same");
-  out (g, "yc");
-  out (g, "dil");
-  out (g, "yt");
-  out (g, "yt_same");
-  out (g, "yt_shape");
+  out (g, "y same yc dil yt yt_same yt_shape");
   r = pv_test_infer (b);
 
   /* floor((H + 1 + 1 - 3)/2) + 1 = floor((H-1)/2) + 1 */
@@ -313,7 +259,6 @@ test_conv (void)
   assert_shape (&r, "yt", "[1,2,10,8]");
   assert_shape (&r, "yt_same", "[1,2,6,6]");
   assert_shape (&r, "yt_shape", "[1,2,10,8]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -322,7 +267,7 @@ test_pool (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "1,1,4,4");
   pv_onnx_graph_add_input (g, "small", F, "1,3,2,2");
@@ -348,13 +293,7 @@ test_pool (void)
   pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
   pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
   pv_onnx_graph_add_node (g, "GlobalAveragePool", NULL, N ("img"), N ("gap"));
-  out (g, "ceil");
-  out (g, "idx");
-  out (g, "floor");
-  out (g, "last");
-  out (g, "half");
-  out (g, "gap");
-  out (g, "ceil_sym");
+  out (g, "ceil idx floor last half gap ceil_sym");
   r = pv_test_infer (b);
 
   assert_shape (&r, "ceil", "[1,1,2,2]");
@@ -369,7 +308,6 @@ test_pool (void)
   g_assert_true (pv_test_inferred_shape (&r, "ceil_sym")->dims[3]
                  == pv_dim_add (r.pool, pv_dim_ceil_div (r.pool, pv_dim_sub (r.pool, sym (&r, "W"), cst (&r, 3)), 2),
                                 cst (&r, 1)));
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -378,7 +316,7 @@ test_normalization (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "N,C,H,W");
   pv_onnx_graph_add_input (g, "s", F, "C");
@@ -389,19 +327,9 @@ test_normalization (void)
   n = pv_onnx_graph_add_node (g, "BatchNormalization", NULL, N ("x", "s", "s", "s", "s"),
                               N ("bn", "running_mean", "running_var"));
   pv_onnx_node_add_attr_int (n, "training_mode", 1);
-  pv_onnx_graph_add_node (g, "LayerNormalization", NULL, N ("t", "g", "g"), N ("ln", "mean", "inv"));
-  n = pv_onnx_graph_add_node (g, "LayerNormalization", NULL, N ("td", "gd"), N ("lnd", "meand"));
-  pv_onnx_node_add_attr_int (n, "axis", 1);
-  pv_onnx_graph_add_node (g, "InstanceNormalization", NULL, N ("x", "s", "s"), N ("inorm"));
-  out (g, "bn");
-  out (g, "running_mean");
-  out (g, "running_var");
-  out (g, "ln");
-  out (g, "mean");
-  out (g, "inv");
-  out (g, "lnd");
-  out (g, "meand");
-  out (g, "inorm");
+  pv_onnx_graph_add_nodes (g, "LayerNormalization t,g,g>ln,mean,inv; LayerNormalization td,gd>lnd,meand axis=1; "
+                              "InstanceNormalization x,s,s>inorm");
+  out (g, "bn running_mean running_var ln mean inv lnd meand inorm");
   r = pv_test_infer (b);
 
   assert_shape (&r, "bn", "[N,C,H,W]");
@@ -414,7 +342,6 @@ test_normalization (void)
   assert_shape (&r, "meand", "[batch,1,1]");
   assert_type (&r, "meand", PV_ELEM_DOUBLE);
   assert_shape (&r, "inorm", "[N,C,H,W]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -422,8 +349,7 @@ test_matmul_gemm (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,64");
   pv_onnx_graph_add_input (g, "w", F, "64,128");
@@ -434,22 +360,9 @@ test_matmul_gemm (void)
   pv_onnx_graph_add_input (g, "bt", F, "N,K");
   pv_onnx_graph_add_input (g, "xi", U8, "M,K");
   pv_onnx_graph_add_input (g, "wi", U8, "K,N");
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("x", "w"), N ("mm"));
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("v", "w"), N ("vec_mat"));
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("x", "v"), N ("mat_vec"));
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("v", "v"), N ("dot"));
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("q", "k"), N ("scores"));
-  n = pv_onnx_graph_add_node (g, "Gemm", NULL, N ("a", "bt"), N ("gemm"));
-  pv_onnx_node_add_attr_int (n, "transA", 1);
-  pv_onnx_node_add_attr_int (n, "transB", 1);
-  pv_onnx_graph_add_node (g, "MatMulInteger", NULL, N ("xi", "wi"), N ("mmi"));
-  out (g, "mm");
-  out (g, "vec_mat");
-  out (g, "mat_vec");
-  out (g, "dot");
-  out (g, "scores");
-  out (g, "gemm");
-  out (g, "mmi");
+  pv_onnx_graph_add_nodes (g, "MatMul x,w>mm; MatMul v,w>vec_mat; MatMul x,v>mat_vec; MatMul v,v>dot; "
+                              "MatMul q,k>scores; Gemm a,bt>gemm transA=1 transB=1; MatMulInteger xi,wi>mmi");
+  out (g, "mm vec_mat mat_vec dot scores gemm mmi");
   r = pv_test_infer (b);
 
   assert_shape (&r, "mm", "[batch,seq,128]");
@@ -461,13 +374,12 @@ test_matmul_gemm (void)
   assert_shape (&r, "gemm", "[M,N]");
   assert_shape (&r, "mmi", "[M,N]");
   assert_type (&r, "mmi", PV_ELEM_INT32);
-  pv_test_inferred_clear (&r);
 }
 
 static void
 test_reductions (void)
 {
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
   PvOnnxBuilder *b;
   PvOnnxGraph *g;
   PvOnnxNode *n;
@@ -482,14 +394,8 @@ test_reductions (void)
   n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x"), N ("mean"));
   pv_onnx_node_add_attr_ints (n, "axes", axes_neg, 2);
   pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  pv_onnx_graph_add_node (g, "ReduceMax", NULL, N ("x"), N ("all"));
-  n = pv_onnx_graph_add_node (g, "ArgMax", NULL, N ("x"), N ("argmax"));
-  pv_onnx_node_add_attr_int (n, "axis", -1);
-  pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  out (g, "sum");
-  out (g, "mean");
-  out (g, "all");
-  out (g, "argmax");
+  pv_onnx_graph_add_nodes (g, "ReduceMax x>all; ArgMax x>argmax axis=-1 keepdims=0");
+  out (g, "sum mean all argmax");
   r = pv_test_infer (b);
   assert_shape (&r, "sum", "[batch,1,768]");
   assert_shape (&r, "mean", "[seq]");
@@ -504,20 +410,12 @@ test_reductions (void)
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   pv_onnx_graph_add_input (g, "dyn", I64, "2");
   int64s (g, "axes", axes1, 1);
-  pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "axes"), N ("sum"));
-  n = pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x"), N ("noop"));
-  pv_onnx_node_add_attr_int (n, "noop_with_empty_axes", 1);
+  pv_onnx_graph_add_nodes (g, "ReduceSum x,axes>sum; ReduceSum x>noop noop_with_empty_axes=1");
   n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x"), N ("mean"));
   pv_onnx_node_add_attr_ints (n, "axes", axes1, 1);
   pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "dyn"), N ("unknown_keep"));
-  n = pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "dyn"), N ("unknown_drop"));
-  pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  out (g, "sum");
-  out (g, "noop");
-  out (g, "mean");
-  out (g, "unknown_keep");
-  out (g, "unknown_drop");
+  pv_onnx_graph_add_nodes (g, "ReduceSum x,dyn>unknown_keep; ReduceSum x,dyn>unknown_drop keepdims=0");
+  out (g, "sum noop mean unknown_keep unknown_drop");
   r = pv_test_infer (b);
   assert_shape (&r, "sum", "[batch,1,768]");
   assert_shape (&r, "noop", "[batch,seq,768]");
@@ -539,18 +437,12 @@ test_reductions (void)
   g = pv_onnx_builder_get_graph (b);
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   int64s (g, "axes", axes_neg, 2);
-  n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x", "axes"), N ("mean"));
-  pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  pv_onnx_graph_add_node (g, "ReduceL2", NULL, N ("x", "axes"), N ("l2"));
-  pv_onnx_graph_add_node (g, "ReduceMax", NULL, N ("x"), N ("all"));
-  out (g, "mean");
-  out (g, "l2");
-  out (g, "all");
+  pv_onnx_graph_add_nodes (g, "ReduceMean x,axes>mean keepdims=0; ReduceL2 x,axes>l2; ReduceMax x>all");
+  out (g, "mean l2 all");
   r = pv_test_infer (b);
   assert_shape (&r, "mean", "[seq]");
   assert_shape (&r, "l2", "[1,seq,1]");
   assert_shape (&r, "all", "[1,1,1]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -559,7 +451,7 @@ test_recurrent (void)
   PvOnnxBuilder *b = pv_test_builder_new (14);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "seq,batch,32");
   pv_onnx_graph_add_input (g, "w", F, "2,256,32");
@@ -572,11 +464,7 @@ test_recurrent (void)
   pv_onnx_node_add_attr_string (n, "direction", "bidirectional");
   n = pv_onnx_graph_add_node (g, "GRU", NULL, N ("xb", "wg", "rg"), N ("gy", "gy_h"));
   pv_onnx_node_add_attr_int (n, "layout", 1);
-  out (g, "y");
-  out (g, "y_h");
-  out (g, "y_c");
-  out (g, "gy");
-  out (g, "gy_h");
+  out (g, "y y_h y_c gy gy_h");
   r = pv_test_infer (b);
 
   assert_shape (&r, "y", "[seq,2,batch,64]");
@@ -585,7 +473,6 @@ test_recurrent (void)
   /* layout 1, hidden_size from R when the attribute is absent */
   assert_shape (&r, "gy", "[batch,seq,1,16]");
   assert_shape (&r, "gy_h", "[batch,1,16]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -594,7 +481,7 @@ test_einsum_softmax (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "a", F, "B,I,J");
   pv_onnx_graph_add_input (g, "bm", F, "B,J,K");
@@ -610,15 +497,8 @@ test_einsum_softmax (void)
   pv_onnx_node_add_attr_string (n, "equation", "ij,jk");
   n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("sq"), N ("trace"));
   pv_onnx_node_add_attr_string (n, "equation", "ii");
-  n = pv_onnx_graph_add_node (g, "Softmax", NULL, N ("a"), N ("sm"));
-  pv_onnx_node_add_attr_int (n, "axis", -1);
-  pv_onnx_graph_add_node (g, "CumSum", NULL, N ("a", "m"), N ("cs"));
-  out (g, "bmm");
-  out (g, "diag");
-  out (g, "implicit");
-  out (g, "trace");
-  out (g, "sm");
-  out (g, "cs");
+  pv_onnx_graph_add_nodes (g, "Softmax a>sm axis=-1; CumSum a,m>cs");
+  out (g, "bmm diag implicit trace sm cs");
   r = pv_test_infer (b);
 
   assert_shape (&r, "bmm", "[B,I,K]");
@@ -627,7 +507,6 @@ test_einsum_softmax (void)
   assert_shape (&r, "trace", "[]");
   assert_shape (&r, "sm", "[B,I,J]");
   assert_shape (&r, "cs", "[B,I,J]");
-  pv_test_inferred_clear (&r);
 }
 
 int

@@ -125,37 +125,34 @@ value_info_new (const char *name, int elem_type, const char *shape)
   return info;
 }
 
+static Onnx__ValueInfoProto *
+append_value_info (gsize *n, Onnx__ValueInfoProto ***list, const char *name, int elem_type, const char *shape)
+{
+  Onnx__ValueInfoProto *info = value_info_new (name, elem_type, shape);
+
+  APPEND (*n, *list, info);
+  return info;
+}
+
 Onnx__ValueInfoProto *
 pv_onnx_graph_add_input (PvOnnxGraph *graph, const char *name, int elem_type, const char *shape)
 {
-  Onnx__ValueInfoProto *info;
-
   g_return_val_if_fail (graph && name, NULL);
-  info = value_info_new (name, elem_type, shape);
-  APPEND (graph->n_input, graph->input, info);
-  return info;
+  return append_value_info (&graph->n_input, &graph->input, name, elem_type, shape);
 }
 
 Onnx__ValueInfoProto *
 pv_onnx_graph_add_output (PvOnnxGraph *graph, const char *name, int elem_type, const char *shape)
 {
-  Onnx__ValueInfoProto *info;
-
   g_return_val_if_fail (graph && name, NULL);
-  info = value_info_new (name, elem_type, shape);
-  APPEND (graph->n_output, graph->output, info);
-  return info;
+  return append_value_info (&graph->n_output, &graph->output, name, elem_type, shape);
 }
 
 Onnx__ValueInfoProto *
 pv_onnx_graph_add_value_info (PvOnnxGraph *graph, const char *name, int elem_type, const char *shape)
 {
-  Onnx__ValueInfoProto *info;
-
   g_return_val_if_fail (graph && name, NULL);
-  info = value_info_new (name, elem_type, shape);
-  APPEND (graph->n_value_info, graph->value_info, info);
-  return info;
+  return append_value_info (&graph->n_value_info, &graph->value_info, name, elem_type, shape);
 }
 
 /* Tensors */
@@ -206,29 +203,31 @@ tensor_alloc_raw (Onnx__TensorProto *tensor, gsize raw_len)
   return data + prefix_len;
 }
 
-/* ONNX raw_data is little-endian whatever the host is. */
+/* ONNX raw_data is little-endian whatever the host is: @n values of
+ * @elem_size bytes (4 or 8) into @raw. */
 static void
-floats_to_raw (guint8 *raw, const float *values, gsize n)
+values_to_raw (guint8 *raw, const void *values, gsize n, gsize elem_size)
 {
-  for (gsize i = 0; i < n; i++)
-    {
-      guint32 bits;
+  const guint8 *in = values;
 
-      memcpy (&bits, &values[i], sizeof bits);
-      bits = GUINT32_TO_LE (bits);
-      memcpy (raw + i * sizeof bits, &bits, sizeof bits);
-    }
-}
+  for (gsize i = 0; i < n; i++, in += elem_size, raw += elem_size)
+    if (elem_size == 4)
+      {
+        guint32 bits;
 
-static void
-int64s_to_raw (guint8 *raw, const gint64 *values, gsize n)
-{
-  for (gsize i = 0; i < n; i++)
-    {
-      guint64 bits = GUINT64_TO_LE ((guint64) values[i]);
+        memcpy (&bits, in, sizeof bits);
+        bits = GUINT32_TO_LE (bits);
+        memcpy (raw, &bits, sizeof bits);
+      }
+    else
+      {
+        guint64 bits;
 
-      memcpy (raw + i * sizeof bits, &bits, sizeof bits);
-    }
+        g_assert (elem_size == sizeof bits);
+        memcpy (&bits, in, sizeof bits);
+        bits = GUINT64_TO_LE (bits);
+        memcpy (raw, &bits, sizeof bits);
+      }
 }
 
 gpointer
@@ -265,6 +264,24 @@ pv_onnx_graph_add_initializer (PvOnnxGraph *graph,
   return graph->initializer[graph->n_initializer - 1];
 }
 
+/* The typed conveniences: values of @elem_size bytes, as many as @dims holds. */
+static Onnx__TensorProto *
+add_initializer_values (PvOnnxGraph *graph,
+                        const char *name,
+                        int elem_type,
+                        const gint64 *dims,
+                        gsize n_dims,
+                        const void *values,
+                        gsize elem_size)
+{
+  gsize n = n_elements (dims, n_dims);
+
+  g_return_val_if_fail (graph && name && (values || n == 0), NULL);
+  values_to_raw (pv_onnx_graph_add_initializer_alloc (graph, name, elem_type, dims, n_dims, n * elem_size),
+                 values, n, elem_size);
+  return graph->initializer[graph->n_initializer - 1];
+}
+
 Onnx__TensorProto *
 pv_onnx_graph_add_initializer_floats (PvOnnxGraph *graph,
                                       const char *name,
@@ -272,14 +289,8 @@ pv_onnx_graph_add_initializer_floats (PvOnnxGraph *graph,
                                       gsize n_dims,
                                       const float *values)
 {
-  gsize n = n_elements (dims, n_dims);
-  guint8 *payload;
-
-  g_return_val_if_fail (graph && name && (values || n == 0), NULL);
-  payload = pv_onnx_graph_add_initializer_alloc (graph, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT,
-                                                 dims, n_dims, n * sizeof (float));
-  floats_to_raw (payload, values, n);
-  return graph->initializer[graph->n_initializer - 1];
+  return add_initializer_values (graph, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, dims, n_dims, values,
+                                 sizeof *values);
 }
 
 Onnx__TensorProto *
@@ -289,14 +300,8 @@ pv_onnx_graph_add_initializer_int64s (PvOnnxGraph *graph,
                                       gsize n_dims,
                                       const gint64 *values)
 {
-  gsize n = n_elements (dims, n_dims);
-  guint8 *payload;
-
-  g_return_val_if_fail (graph && name && (values || n == 0), NULL);
-  payload = pv_onnx_graph_add_initializer_alloc (graph, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64,
-                                                 dims, n_dims, n * sizeof (gint64));
-  int64s_to_raw (payload, values, n);
-  return graph->initializer[graph->n_initializer - 1];
+  return add_initializer_values (graph, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, dims, n_dims, values,
+                                 sizeof *values);
 }
 
 static void
@@ -355,70 +360,6 @@ pv_onnx_graph_add_node (PvOnnxGraph *graph,
   node->output = strv_copy_counted (outputs, &node->n_output);
   APPEND (graph->n_node, graph->node, node);
   return node;
-}
-
-/* One "name=value" of pv_onnx_graph_add_nodes(): an integer, or a list of
- * them in brackets. */
-static gboolean
-node_add_text_attr (PvOnnxNode *node, const char *text)
-{
-  g_auto (GStrv) attr = g_strsplit (text, "=", 2);
-  gsize len = attr[1] ? strlen (attr[1]) : 0;
-  gboolean list = len >= 2 && attr[1][0] == '[' && attr[1][len - 1] == ']';
-  g_auto (GStrv) items = NULL;
-  g_autofree gint64 *values = NULL;
-  gsize n;
-
-  if (len == 0)
-    return FALSE;
-  if (list)
-    attr[1][len - 1] = '\0';
-  items = g_strsplit (attr[1] + list, ",", list ? -1 : 1);
-  n = g_strv_length (items);
-  values = g_new (gint64, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
-    if (!g_ascii_string_to_signed (items[i], 10, G_MININT64, G_MAXINT64, &values[i], NULL))
-      return FALSE;
-  if (list)
-    pv_onnx_node_add_attr_ints (node, attr[0], values, n);
-  else
-    pv_onnx_node_add_attr_int (node, attr[0], values[0]);
-  return TRUE;
-}
-
-PvOnnxNode *
-pv_onnx_graph_add_nodes (PvOnnxGraph *graph, const char *text)
-{
-  g_auto (GStrv) items = NULL;
-  gsize first = graph ? graph->n_node : 0;
-
-  g_return_val_if_fail (graph && text, NULL);
-  items = g_strsplit (text, ";", -1);
-  for (gsize i = 0; items[i]; i++)
-    {
-      g_auto (GStrv) words = g_strsplit (g_strstrip (items[i]), " ", -1);
-      g_auto (GStrv) ends = NULL, inputs = NULL, outputs = NULL;
-      gboolean named;
-      PvOnnxNode *node;
-
-      if (words[0] == NULL || words[0][0] == '\0')
-        continue;
-      named = words[1] && !strchr (words[1], '>');
-      ends = words[1] && (!named || words[2]) ? g_strsplit (words[named ? 2 : 1], ">", 2) : NULL;
-      if (ends == NULL || ends[1] == NULL)
-        {
-          g_critical ("node \"%s\": not \"op_type [name] inputs>outputs\"", items[i]);
-          continue;
-        }
-      inputs = g_strsplit (ends[0], ",", -1);
-      outputs = g_strsplit (ends[1], ",", -1);
-      node = pv_onnx_graph_add_node (graph, words[0], named ? words[1] : NULL, (const char *const *) inputs,
-                                     (const char *const *) outputs);
-      for (gsize k = named ? 3 : 2; words[k]; k++)
-        if (!node_add_text_attr (node, words[k]))
-          g_critical ("node \"%s\": attribute \"%s\" is not name=integer or name=[integer,...]", items[i], words[k]);
-    }
-  return graph->n_node > first ? graph->node[first] : NULL;
 }
 
 void
@@ -531,6 +472,23 @@ pv_onnx_node_add_attr_tensor (PvOnnxNode *node,
     memcpy (payload, raw, raw_len);
 }
 
+/* The typed conveniences: values of @elem_size bytes, as many as @dims holds. */
+static void
+node_add_attr_tensor_values (PvOnnxNode *node,
+                             const char *name,
+                             int elem_type,
+                             const gint64 *dims,
+                             gsize n_dims,
+                             const void *values,
+                             gsize elem_size)
+{
+  gsize n = n_elements (dims, n_dims);
+
+  g_return_if_fail (node && name && (values || n == 0));
+  values_to_raw (node_add_attr_tensor_alloc (node, name, elem_type, dims, n_dims, n * elem_size), values, n,
+                 elem_size);
+}
+
 void
 pv_onnx_node_add_attr_tensor_floats (PvOnnxNode *node,
                                      const char *name,
@@ -538,12 +496,7 @@ pv_onnx_node_add_attr_tensor_floats (PvOnnxNode *node,
                                      gsize n_dims,
                                      const float *values)
 {
-  gsize n = n_elements (dims, n_dims);
-
-  g_return_if_fail (node && name && (values || n == 0));
-  floats_to_raw (node_add_attr_tensor_alloc (node, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT,
-                                             dims, n_dims, n * sizeof (float)),
-                 values, n);
+  node_add_attr_tensor_values (node, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, dims, n_dims, values, sizeof *values);
 }
 
 void
@@ -553,12 +506,7 @@ pv_onnx_node_add_attr_tensor_int64s (PvOnnxNode *node,
                                      gsize n_dims,
                                      const gint64 *values)
 {
-  gsize n = n_elements (dims, n_dims);
-
-  g_return_if_fail (node && name && (values || n == 0));
-  int64s_to_raw (node_add_attr_tensor_alloc (node, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64,
-                                             dims, n_dims, n * sizeof (gint64)),
-                 values, n);
+  node_add_attr_tensor_values (node, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, dims, n_dims, values, sizeof *values);
 }
 
 void

@@ -163,15 +163,6 @@ PvOnnxNode *pv_onnx_graph_add_node (PvOnnxGraph *graph,
                                     const char *const *inputs,
                                     const char *const *outputs);
 
-/* Appends the nodes written in @text, for tests that build a graph on one
- * line: items separated by ';', each "op_type name inputs>outputs", the
- * name left out for an unnamed node, the value names separated by ',' (an
- * empty one is a missing optional input or output, as in ONNX), and after
- * them any integer attributes as name=value or name=[value,...], e.g.
- * "Relu n0 x>a; Add n1 a,x>y; Cast y>z to=7; Transpose z>t perm=[1,0]".
- * Returns the first node appended, or NULL when @text holds none. */
-PvOnnxNode *pv_onnx_graph_add_nodes (PvOnnxGraph *graph, const char *text);
-
 /* Nodes */
 
 /* Sets the operator domain ("com.microsoft", ...); unset means ONNX's own. */

@@ -1,6 +1,10 @@
 /* pv-test-model.c: models built in tests, loaded (and inferred) in one call. */
 #include "pv-test-model.h"
 
+#include <string.h>
+
+#include "pv-element-type.h"
+
 PvOnnxBuilder *
 pv_test_builder_new (gint64 opset)
 {
@@ -77,6 +81,23 @@ pv_test_shape_text (const PvTestInferred *inferred, const char *name)
   const PvValueShape *s = pv_test_inferred_shape (inferred, name);
 
   return s->rank < 0 ? g_strdup ("?") : pv_test_dims_text (s->dims, s->rank, "[", "]");
+}
+
+char *
+pv_test_shapes_text (const PvTestInferred *inferred, gboolean typed, const char *expected)
+{
+  g_auto (GStrv) items = g_strsplit (expected, "; ", -1);
+  GString *got = g_string_new (NULL);
+
+  for (int i = 0; items[i]; i++)
+    {
+      g_autofree char *name = g_strndup (items[i], strcspn (items[i], "="));
+      g_autofree char *dims = pv_test_shape_text (inferred, name);
+      const char *type = typed ? pv_element_type_name (pv_test_inferred_shape (inferred, name)->elem_type) : "";
+
+      g_string_append_printf (got, "%s%s=%s%s", i ? "; " : "", name, type, dims);
+    }
+  return g_string_free (got, FALSE);
 }
 
 char *

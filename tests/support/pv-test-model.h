@@ -41,6 +41,21 @@ char *pv_test_dims_text (const PvDimExpr *const *dims, int n, const char *open, 
  * rank. */
 char *pv_test_shape_text (const PvTestInferred *inferred, const char *name);
 
+/* The inferred shapes of the values named in @names, written as
+ * pv_test_assert_shapes() expects them. */
+char *pv_test_shapes_text (const PvTestInferred *inferred, gboolean typed, const char *names);
+
+/* Asserts the inferred shapes of the values named in @expected, written
+ * "name=[dims]; name=[dims]" as pv_test_shape_text() gives them, with the
+ * element type's name before the dims when @typed ("y=float32[batch,768]"). */
+#define pv_test_assert_shapes(inferred, typed, expected)                     \
+  G_STMT_START                                                               \
+  {                                                                          \
+    g_autofree char *got_ = pv_test_shapes_text (inferred, typed, expected); \
+    g_assert_cmpstr (got_, ==, expected);                                    \
+  }                                                                          \
+  G_STMT_END
+
 /* The known contents of value @name as "{batch,-1,12,64}", "none" when
  * they are not known. */
 char *pv_test_data_text (const PvTestInferred *inferred, const char *name);

@@ -8,6 +8,7 @@
 #include "pv-element-type.h"
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-shape-inference.h"
 #include "pv-test-model.h"
 
@@ -26,6 +27,8 @@
   }                                                              \
   G_STMT_END
 
+/* Several at once: "a=...; b=..." */
+#define assert_shapes(r, expected) pv_test_assert_shapes (r, FALSE, expected)
 #define assert_data pv_test_assert_data
 
 #define assert_type(r, name, t) g_assert_cmpint (pv_test_inferred_shape (r, name)->elem_type, ==, t)
@@ -85,11 +88,9 @@ test_unary_and_cast (void)
   assert_shape (&r, "isnan", "[batch,3]");
   assert_type (&r, "cast", PV_ELEM_INT32);
   assert_type (&r, "castlike", PV_ELEM_DOUBLE);
-  assert_shape (&r, "castlike", "[batch,3]");
-  assert_shape (&r, "drop", "[batch,3]");
+  assert_shapes (&r, "castlike=[batch,3]; drop=[batch,3]");
   assert_type (&r, "mask", PV_ELEM_BOOL);
-  assert_shape (&r, "mask", "[batch,3]");
-  assert_shape (&r, "clip", "[batch,3]");
+  assert_shapes (&r, "mask=[batch,3]; clip=[batch,3]");
 }
 
 static void
@@ -99,28 +100,19 @@ test_broadcast (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,1,64");
-  pv_onnx_graph_add_input (g, "y", F, "seq,1");
-  pv_onnx_graph_add_input (g, "one", F, "1");
-  pv_onnx_graph_add_input (g, "a", F, "a,8");
-  pv_onnx_graph_add_input (g, "bb", F, "b,8");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,1,64 y:seq,1 one:1 a:a,8 bb:b,8");
   pv_onnx_graph_add_input (g, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, "batch,1,1");
-  pv_onnx_graph_add_input (g, "u", F, NULL);
-  pv_onnx_graph_add_input (g, "three", F, "3");
-  pv_onnx_graph_add_input (g, "four", F, "4");
+  pv_onnx_graph_add_inputs (g, F, "u three:3 four:4");
   pv_onnx_graph_add_nodes (g, "Add x,y>sum; Add three,four>bad; Mul x,one>prod; Sub a,bb>diff; Less x,y>less; "
                               "Where c,x,y>where; Max x,y,one>max; Pow x,u>pow; PRelu x,one>prelu");
   out (g, "sum prod diff less where max pow prelu bad");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "sum", "[batch,seq,64]");
-  assert_shape (&r, "prod", "[batch,1,64]");
+  assert_shapes (&r, "sum=[batch,seq,64]; prod=[batch,1,64]");
   assert_type (&r, "less", PV_ELEM_BOOL);
   assert_shape (&r, "less", "[batch,seq,64]");
   assert_type (&r, "where", PV_ELEM_FLOAT);
-  assert_shape (&r, "where", "[batch,seq,64]");
-  assert_shape (&r, "max", "[batch,seq,64]");
-  assert_shape (&r, "prelu", "[batch,1,64]");
+  assert_shapes (&r, "where=[batch,seq,64]; max=[batch,seq,64]; prelu=[batch,1,64]");
   /* a vs b: unified, so both inputs and the output name one class. */
   g_assert_true (sym (&r, "a") == sym (&r, "b"));
   g_assert_true (pv_test_inferred_shape (&r, "diff")->dims[0] == sym (&r, "a"));
@@ -211,12 +203,7 @@ test_conv (void)
   g_auto (PvTestInferred) r = { 0 };
   const PvDimExpr *one, *h, *w;
 
-  pv_onnx_graph_add_input (g, "x", F, "N,3,H,W");
-  pv_onnx_graph_add_input (g, "w", F, "16,3,3,3");
-  pv_onnx_graph_add_input (g, "xc", F, "1,1,7,5");
-  pv_onnx_graph_add_input (g, "wc", F, "2,1,3,3");
-  pv_onnx_graph_add_input (g, "xt", F, "1,1,3,3");
-  pv_onnx_graph_add_input (g, "wt", F, "1,2,3,3");
+  pv_onnx_graph_add_inputs (g, F, "x:N,3,H,W w:16,3,3,3 xc:1,1,7,5 wc:2,1,3,3 xt:1,1,3,3 wt:1,2,3,3");
   n = pv_onnx_graph_add_node (g, "Conv", NULL, N ("x", "w"), N ("y"));
   pv_onnx_node_add_attr_ints (n, "strides", two, 2);
   pv_onnx_node_add_attr_ints (n, "pads", pads, 4);
@@ -253,12 +240,9 @@ test_conv (void)
     g_assert_true (y->dims[3] == w);
   }
   g_assert_true (pv_test_inferred_shape (&r, "same")->dims[2] == pv_dim_ceil_div (r.pool, sym (&r, "H"), 2));
-  assert_shape (&r, "yc", "[1,2,4,3]");
-  assert_shape (&r, "dil", "[1,2,3,1]");
+  assert_shapes (&r, "yc=[1,2,4,3]; dil=[1,2,3,1]");
   /* stride*(in-1) + output_padding + k - pads: 3*2+1+3 = 10, 2*2+1+3 = 8 */
-  assert_shape (&r, "yt", "[1,2,10,8]");
-  assert_shape (&r, "yt_same", "[1,2,6,6]");
-  assert_shape (&r, "yt_shape", "[1,2,10,8]");
+  assert_shapes (&r, "yt=[1,2,10,8]; yt_same=[1,2,6,6]; yt_shape=[1,2,10,8]");
 }
 
 static void
@@ -269,9 +253,7 @@ test_pool (void)
   PvOnnxNode *n;
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "1,1,4,4");
-  pv_onnx_graph_add_input (g, "small", F, "1,3,2,2");
-  pv_onnx_graph_add_input (g, "img", F, "N,C,H,W");
+  pv_onnx_graph_add_inputs (g, F, "x:1,1,4,4 small:1,3,2,2 img:N,C,H,W");
   n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("x"), N ("ceil", "idx"));
   pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
   pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
@@ -296,11 +278,9 @@ test_pool (void)
   out (g, "ceil idx floor last half gap ceil_sym");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "ceil", "[1,1,2,2]");
-  assert_shape (&r, "idx", "[1,1,2,2]");
+  assert_shapes (&r, "ceil=[1,1,2,2]; idx=[1,1,2,2]");
   assert_type (&r, "idx", PV_ELEM_INT64);
-  assert_shape (&r, "floor", "[1,1,1,1]");
-  assert_shape (&r, "last", "[1,3,1,1]");
+  assert_shapes (&r, "floor=[1,1,1,1]; last=[1,3,1,1]");
   /* floor((H-2)/2)+1 == floor(H/2) */
   g_assert_true (pv_test_inferred_shape (&r, "half")->dims[2] == pv_dim_floor_div (r.pool, sym (&r, "H"), 2));
   assert_shape (&r, "gap", "[N,C,1,1]");
@@ -318,12 +298,8 @@ test_normalization (void)
   PvOnnxNode *n;
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "N,C,H,W");
-  pv_onnx_graph_add_input (g, "s", F, "C");
-  pv_onnx_graph_add_input (g, "t", F, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "g", F, "768");
-  pv_onnx_graph_add_input (g, "td", D, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "gd", D, "768");
+  pv_onnx_graph_add_inputs (g, F, "x:N,C,H,W s:C t:batch,seq,768 g:768");
+  pv_onnx_graph_add_inputs (g, D, "td:batch,seq,768 gd:768");
   n = pv_onnx_graph_add_node (g, "BatchNormalization", NULL, N ("x", "s", "s", "s", "s"),
                               N ("bn", "running_mean", "running_var"));
   pv_onnx_node_add_attr_int (n, "training_mode", 1);
@@ -332,11 +308,7 @@ test_normalization (void)
   out (g, "bn running_mean running_var ln mean inv lnd meand inorm");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "bn", "[N,C,H,W]");
-  assert_shape (&r, "running_mean", "[C]");
-  assert_shape (&r, "running_var", "[C]");
-  assert_shape (&r, "ln", "[batch,seq,768]");
-  assert_shape (&r, "mean", "[batch,seq,1]");
+  assert_shapes (&r, "bn=[N,C,H,W]; running_mean=[C]; running_var=[C]; ln=[batch,seq,768]; mean=[batch,seq,1]");
   assert_type (&r, "inv", PV_ELEM_FLOAT);
   assert_type (&r, "lnd", PV_ELEM_DOUBLE);
   assert_shape (&r, "meand", "[batch,1,1]");
@@ -351,28 +323,16 @@ test_matmul_gemm (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq,64");
-  pv_onnx_graph_add_input (g, "w", F, "64,128");
-  pv_onnx_graph_add_input (g, "v", F, "64");
-  pv_onnx_graph_add_input (g, "q", F, "1,heads,seq,64");
-  pv_onnx_graph_add_input (g, "k", F, "batch,1,64,seq");
-  pv_onnx_graph_add_input (g, "a", F, "K,M");
-  pv_onnx_graph_add_input (g, "bt", F, "N,K");
-  pv_onnx_graph_add_input (g, "xi", U8, "M,K");
-  pv_onnx_graph_add_input (g, "wi", U8, "K,N");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,seq,64 w:64,128 v:64 q:1,heads,seq,64 k:batch,1,64,seq a:K,M bt:N,K");
+  pv_onnx_graph_add_inputs (g, U8, "xi:M,K wi:K,N");
   pv_onnx_graph_add_nodes (g, "MatMul x,w>mm; MatMul v,w>vec_mat; MatMul x,v>mat_vec; MatMul v,v>dot; "
                               "MatMul q,k>scores; Gemm a,bt>gemm transA=1 transB=1; MatMulInteger xi,wi>mmi");
   out (g, "mm vec_mat mat_vec dot scores gemm mmi");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "mm", "[batch,seq,128]");
-  assert_shape (&r, "vec_mat", "[128]");
-  assert_shape (&r, "mat_vec", "[batch,seq]");
-  assert_shape (&r, "dot", "[]");
+  assert_shapes (&r, "mm=[batch,seq,128]; vec_mat=[128]; mat_vec=[batch,seq]; dot=[]");
   /* batch dims broadcast: [1,heads] vs [batch,1] */
-  assert_shape (&r, "scores", "[batch,heads,seq,seq]");
-  assert_shape (&r, "gemm", "[M,N]");
-  assert_shape (&r, "mmi", "[M,N]");
+  assert_shapes (&r, "scores=[batch,heads,seq,seq]; gemm=[M,N]; mmi=[M,N]");
   assert_type (&r, "mmi", PV_ELEM_INT32);
 }
 
@@ -397,10 +357,7 @@ test_reductions (void)
   pv_onnx_graph_add_nodes (g, "ReduceMax x>all; ArgMax x>argmax axis=-1 keepdims=0");
   out (g, "sum mean all argmax");
   r = pv_test_infer (b);
-  assert_shape (&r, "sum", "[batch,1,768]");
-  assert_shape (&r, "mean", "[seq]");
-  assert_shape (&r, "all", "[1,1,1]");
-  assert_shape (&r, "argmax", "[batch,seq]");
+  assert_shapes (&r, "sum=[batch,1,768]; mean=[seq]; all=[1,1,1]; argmax=[batch,seq]");
   assert_type (&r, "argmax", PV_ELEM_INT64);
   pv_test_inferred_clear (&r);
 
@@ -417,9 +374,7 @@ test_reductions (void)
   pv_onnx_graph_add_nodes (g, "ReduceSum x,dyn>unknown_keep; ReduceSum x,dyn>unknown_drop keepdims=0");
   out (g, "sum noop mean unknown_keep unknown_drop");
   r = pv_test_infer (b);
-  assert_shape (&r, "sum", "[batch,1,768]");
-  assert_shape (&r, "noop", "[batch,seq,768]");
-  assert_shape (&r, "mean", "[batch,768]");
+  assert_shapes (&r, "sum=[batch,1,768]; noop=[batch,seq,768]; mean=[batch,768]");
   {
     /* Axes unknown: the rank stays, each dim is unknowable. */
     const PvValueShape *s = pv_test_inferred_shape (&r, "unknown_keep");
@@ -440,9 +395,7 @@ test_reductions (void)
   pv_onnx_graph_add_nodes (g, "ReduceMean x,axes>mean keepdims=0; ReduceL2 x,axes>l2; ReduceMax x>all");
   out (g, "mean l2 all");
   r = pv_test_infer (b);
-  assert_shape (&r, "mean", "[seq]");
-  assert_shape (&r, "l2", "[1,seq,1]");
-  assert_shape (&r, "all", "[1,1,1]");
+  assert_shapes (&r, "mean=[seq]; l2=[1,seq,1]; all=[1,1,1]");
 }
 
 static void
@@ -453,12 +406,7 @@ test_recurrent (void)
   PvOnnxNode *n;
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "seq,batch,32");
-  pv_onnx_graph_add_input (g, "w", F, "2,256,32");
-  pv_onnx_graph_add_input (g, "r", F, "2,256,64");
-  pv_onnx_graph_add_input (g, "xb", F, "batch,seq,32");
-  pv_onnx_graph_add_input (g, "wg", F, "1,48,32");
-  pv_onnx_graph_add_input (g, "rg", F, "1,48,16");
+  pv_onnx_graph_add_inputs (g, F, "x:seq,batch,32 w:2,256,32 r:2,256,64 xb:batch,seq,32 wg:1,48,32 rg:1,48,16");
   n = pv_onnx_graph_add_node (g, "LSTM", NULL, N ("x", "w", "r"), N ("y", "y_h", "y_c"));
   pv_onnx_node_add_attr_int (n, "hidden_size", 64);
   pv_onnx_node_add_attr_string (n, "direction", "bidirectional");
@@ -467,12 +415,9 @@ test_recurrent (void)
   out (g, "y y_h y_c gy gy_h");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y", "[seq,2,batch,64]");
-  assert_shape (&r, "y_h", "[2,batch,64]");
-  assert_shape (&r, "y_c", "[2,batch,64]");
+  assert_shapes (&r, "y=[seq,2,batch,64]; y_h=[2,batch,64]; y_c=[2,batch,64]");
   /* layout 1, hidden_size from R when the attribute is absent */
-  assert_shape (&r, "gy", "[batch,seq,1,16]");
-  assert_shape (&r, "gy_h", "[batch,1,16]");
+  assert_shapes (&r, "gy=[batch,seq,1,16]; gy_h=[batch,1,16]");
 }
 
 static void
@@ -483,12 +428,7 @@ test_einsum_softmax (void)
   PvOnnxNode *n;
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "a", F, "B,I,J");
-  pv_onnx_graph_add_input (g, "bm", F, "B,J,K");
-  pv_onnx_graph_add_input (g, "d", F, "2,3,5,5");
-  pv_onnx_graph_add_input (g, "m", F, "I,J");
-  pv_onnx_graph_add_input (g, "m2", F, "J,K");
-  pv_onnx_graph_add_input (g, "sq", F, "4,4");
+  pv_onnx_graph_add_inputs (g, F, "a:B,I,J bm:B,J,K d:2,3,5,5 m:I,J m2:J,K sq:4,4");
   n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("a", "bm"), N ("bmm"));
   pv_onnx_node_add_attr_string (n, "equation", "bij, bjk -> bik");
   n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("d"), N ("diag"));
@@ -501,12 +441,7 @@ test_einsum_softmax (void)
   out (g, "bmm diag implicit trace sm cs");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "bmm", "[B,I,K]");
-  assert_shape (&r, "diag", "[2,3,5]");
-  assert_shape (&r, "implicit", "[I,K]");
-  assert_shape (&r, "trace", "[]");
-  assert_shape (&r, "sm", "[B,I,J]");
-  assert_shape (&r, "cs", "[B,I,J]");
+  assert_shapes (&r, "bmm=[B,I,K]; diag=[2,3,5]; implicit=[I,K]; trace=[]; sm=[B,I,J]; cs=[B,I,J]");
 }
 
 int

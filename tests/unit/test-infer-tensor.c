@@ -11,6 +11,7 @@
 #include "pv-element-type.h"
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-shape-inference.h"
 #include "pv-test-model.h"
 
@@ -37,6 +38,8 @@ shape_text (const PvTestInferred *r, const char *name)
     }                                                                                                                  \
   while (0)
 
+/* Several at once: "a=...; b=..." */
+#define assert_shapes(r, expected) pv_test_assert_shapes (r, TRUE, expected)
 #define assert_data pv_test_assert_data
 
 static const PvDimExpr *
@@ -153,9 +156,7 @@ test_reshape_zero_and_minus_one (void)
   pv_onnx_graph_add_nodes (g, "Reshape x,s1>y1; Reshape x,s2>y2; Reshape x,s3>y3");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y1", "float32[batch,seq,12,64]");
-  assert_shape (&r, "y2", "float32[batch*seq,768]");
-  assert_shape (&r, "y3", "float32[batch,12*seq,64]");
+  assert_shapes (&r, "y1=float32[batch,seq,12,64]; y2=float32[batch*seq,768]; y3=float32[batch,12*seq,64]");
 }
 
 static void
@@ -165,8 +166,7 @@ test_reshape_allowzero_and_inexact (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "0,3,4");
-  pv_onnx_graph_add_input (g, "z", F, "n,10");
+  pv_onnx_graph_add_inputs (g, F, "x:0,3,4 z:n,10");
   add_ints (g, "s", 3, (const gint64[]) { 3, 4, 0 });
   add_ints (g, "s7", 2, (const gint64[]) { 7, -1 });
   pv_onnx_graph_add_nodes (g, "Reshape x,s>y allowzero=1; Reshape z,s7>w");
@@ -204,8 +204,7 @@ test_slice_symbolic (void)
   node (g, "Slice", N ("x", "zero", "big", "one", "two"), N ("h"));     /* x[:, ::2] */
   r = pv_test_infer (b);
 
-  assert_shape (&r, "a", "float32[batch,seq-1,768]");
-  assert_shape (&r, "c", "float32[batch,seq-1,768]");
+  assert_shapes (&r, "a=float32[batch,seq-1,768]; c=float32[batch,seq-1,768]");
   s = pv_test_inferred_shape (&r, "d");
   g_assert_true (s->dims[1] == pv_dim_min (r.pool, sym (&r, "seq"), num (&r, 512)));
   assert_shape (&r, "e", "float32[batch,seq,768]");
@@ -224,8 +223,7 @@ test_slice_constant_and_contents (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "20,10,5");
-  pv_onnx_graph_add_input (g, "t", F, "batch,seq,12,64");
+  pv_onnx_graph_add_inputs (g, F, "x:20,10,5 t:batch,seq,12,64");
   add_ints (g, "st", 3, (const gint64[]) { 0, 0, 3 });
   add_ints (g, "en", 3, (const gint64[]) { 20, 10, 4 });
   add_ints (g, "st2", 2, (const gint64[]) { 20, -3 });   /* start past the end; from the end */
@@ -241,8 +239,7 @@ test_slice_constant_and_contents (void)
                               "Shape t>ts; Slice ts,two,big>tail");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "a", "float32[20,10,1]");
-  assert_shape (&r, "c", "float32[0,10,2]");
+  assert_shapes (&r, "a=float32[20,10,1]; c=float32[0,10,2]");
   assert_shape (&r, "d", "float32[7,10,5]"); /* 19, 16, ..., 1 */
   assert_shape (&r, "tail", "int64[2]");
   assert_data (&r, "tail", "{12,64}");
@@ -259,8 +256,7 @@ test_slice_runtime_bounds (void)
   g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "ids", I64, "batch,seq");
-  pv_onnx_graph_add_input (g, "pos", F, "512,768");
-  pv_onnx_graph_add_input (g, "mask", F, "batch,1,seq,seq");
+  pv_onnx_graph_add_inputs (g, F, "pos:512,768 mask:batch,1,seq,seq");
   add_ints (g, "zero", 1, (const gint64[]) { 0 });
   add_ints (g, "one", 1, (const gint64[]) { 1 });
   add_ints (g, "three", 1, (const gint64[]) { 3 });
@@ -304,9 +300,7 @@ test_concat_symbolic (void)
   const PvValueShape *s;
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "past", F, "batch,12,past_seq,64");
-  pv_onnx_graph_add_input (g, "cur", F, "batch,12,seq,64");
-  pv_onnx_graph_add_input (g, "k", F, "batch,12,seq,64");
+  pv_onnx_graph_add_inputs (g, F, "past:batch,12,past_seq,64 cur:batch,12,seq,64 k:batch,12,seq,64");
   pv_onnx_graph_add_nodes (g, "Concat past,cur>kv axis=-2; Concat cur,k,cur>three axis=2");
   r = pv_test_infer (b);
 
@@ -333,9 +327,7 @@ test_gather_shapes (void)
   pv_onnx_graph_add_nodes (g, "Gather emb,ids>e; Gather x,last>cls axis=1; Shape x>s; Gather s,pick>p");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "e", "float32[batch,seq,768]");
-  assert_shape (&r, "cls", "float32[batch,768]");
-  assert_shape (&r, "p", "int64[2]");
+  assert_shapes (&r, "e=float32[batch,seq,768]; cls=float32[batch,768]; p=int64[2]");
   assert_data (&r, "p", "{768,batch}");
 }
 
@@ -348,15 +340,13 @@ test_expand_with_initializer (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "3,1");
-  pv_onnx_graph_add_input (g, "m", F, "batch,1,1,seq");
+  pv_onnx_graph_add_inputs (g, F, "x:3,1 m:batch,1,1,seq");
   add_ints (g, "s", 3, (const gint64[]) { 2, 1, 6 });
   add_ints (g, "s2", 4, (const gint64[]) { 1, 12, 1, 1 });
   pv_onnx_graph_add_nodes (g, "Expand x,s>y; Expand m,s2>mm");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y", "float32[2,3,6]");
-  assert_shape (&r, "mm", "float32[batch,12,1,seq]");
+  assert_shapes (&r, "y=float32[2,3,6]; mm=float32[batch,12,1,seq]");
 }
 
 static void
@@ -379,8 +369,7 @@ test_range (void)
 
   assert_shape (&r, "r1", "int64[4]");
   assert_data (&r, "r1", "{0,3,6,9}");
-  assert_shape (&r, "pos", "int64[seq]");
-  assert_shape (&r, "down", "int64[10]");
+  assert_shapes (&r, "pos=int64[seq]; down=int64[10]");
   assert_data (&r, "down", "{10,9,8,7,6,5,4,3,2,1}");
   {
     const PvValueShape *s = pv_test_inferred_shape (&r, "tail");
@@ -404,8 +393,7 @@ test_constant_of_shape (void)
   pv_onnx_node_add_attr_tensor_int64s (n, "value", (const gint64[]) { 1 }, 1, &one);
   r = pv_test_infer (b);
 
-  assert_shape (&r, "zeros", "float32[batch,seq]");
-  assert_shape (&r, "ones", "int64[2,3]");
+  assert_shapes (&r, "zeros=float32[batch,seq]; ones=int64[2,3]");
   assert_data (&r, "ones", "{1,1,1,1,1,1}");
 }
 
@@ -418,15 +406,12 @@ test_non_zero_and_top_k (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "3,4");
-  pv_onnx_graph_add_input (g, "scores", F, "batch,100");
+  pv_onnx_graph_add_inputs (g, F, "x:3,4 scores:batch,100");
   add_ints (g, "k", 1, (const gint64[]) { 5 });
   pv_onnx_graph_add_nodes (g, "NonZero x>nz; TopK scores,k>values,indices");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "nz", "int64[2,nonzero_0]");
-  assert_shape (&r, "values", "float32[batch,5]");
-  assert_shape (&r, "indices", "int64[batch,5]");
+  assert_shapes (&r, "nz=int64[2,nonzero_0]; values=float32[batch,5]; indices=int64[batch,5]");
 }
 
 static void
@@ -443,8 +428,7 @@ test_top_k_opset1 (void)
   pv_onnx_node_add_attr_int (n, "axis", 1);
   r = pv_test_infer (b);
 
-  assert_shape (&r, "values", "float32[batch,3,7]");
-  assert_shape (&r, "indices", "int64[batch,3,7]");
+  assert_shapes (&r, "values=float32[batch,3,7]; indices=int64[batch,3,7]");
 }
 
 /* ---- Squeeze, Unsqueeze ---- */
@@ -456,17 +440,13 @@ test_squeeze_unsqueeze_opset11 (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,1,768");
-  pv_onnx_graph_add_input (g, "c", F, "1,3,1,5");
-  pv_onnx_graph_add_input (g, "u", F, "3,4");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,1,768 c:1,3,1,5 u:3,4");
   pv_onnx_graph_add_nodes (g, "Squeeze x>sq axes=[-2]; Squeeze c>all; Squeeze x>unknown; Unsqueeze u>un axes=[0,-1]");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "sq", "float32[batch,768]");
-  assert_shape (&r, "all", "float32[3,5]");
+  assert_shapes (&r, "sq=float32[batch,768]; all=float32[3,5]");
   /* No axes and a symbolic dim: which dims go is unknown. */
-  assert_shape (&r, "unknown", "float32?");
-  assert_shape (&r, "un", "float32[1,3,4,1]");
+  assert_shapes (&r, "unknown=float32?; un=float32[1,3,4,1]");
 }
 
 static void
@@ -483,8 +463,7 @@ test_squeeze_unsqueeze_opset13 (void)
   pv_onnx_graph_add_nodes (g, "Squeeze x,ax1>sq; Unsqueeze m,ax12>mask4");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "sq", "float32[batch,768]");
-  assert_shape (&r, "mask4", "int64[batch,1,1,seq]");
+  assert_shapes (&r, "sq=float32[batch,768]; mask4=int64[batch,1,1,seq]");
 }
 
 /* ---- Split ---- */
@@ -498,17 +477,13 @@ test_split_opsets (void)
     PvOnnxBuilder *b = pv_test_builder_new (11);
     PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
     PvOnnxNode *n;
-    pv_onnx_graph_add_input (g, "x", F, "batch,6");
-    pv_onnx_graph_add_input (g, "qkv", F, "batch,seq,2304");
+    pv_onnx_graph_add_inputs (g, F, "x:batch,6 qkv:batch,seq,2304");
     n = node (g, "Split", N ("x"), N ("a", "c"));
     pv_onnx_node_add_attr_int (n, "axis", 1);
     pv_onnx_node_add_attr_ints (n, "split", (const gint64[]) { 2, 4 }, 2);
     pv_onnx_node_add_attr_int (node (g, "Split", N ("qkv"), N ("q", "k", "v")), "axis", -1);
     r = pv_test_infer (b);
-    assert_shape (&r, "a", "float32[batch,2]");
-    assert_shape (&r, "c", "float32[batch,4]");
-    assert_shape (&r, "q", "float32[batch,seq,768]");
-    assert_shape (&r, "v", "float32[batch,seq,768]");
+    assert_shapes (&r, "a=float32[batch,2]; c=float32[batch,4]; q=float32[batch,seq,768]; v=float32[batch,seq,768]");
     pv_test_inferred_clear (&r);
   }
   {
@@ -518,20 +493,16 @@ test_split_opsets (void)
     add_ints (g, "sp", 2, (const gint64[]) { 1, 5 });
     pv_onnx_node_add_attr_int (node (g, "Split", N ("x", "sp"), N ("a", "c")), "axis", 1);
     r = pv_test_infer (b);
-    assert_shape (&r, "a", "float32[batch,1]");
-    assert_shape (&r, "c", "float32[batch,5]");
+    assert_shapes (&r, "a=float32[batch,1]; c=float32[batch,5]");
     pv_test_inferred_clear (&r);
   }
   {
     PvOnnxBuilder *b = pv_test_builder_new (18);
     PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-    pv_onnx_graph_add_input (g, "x", F, "batch,7");
-    pv_onnx_graph_add_input (g, "h", F, "batch,hidden");
+    pv_onnx_graph_add_inputs (g, F, "x:batch,7 h:batch,hidden");
     pv_onnx_graph_add_nodes (g, "Split x>a,c,d axis=1 num_outputs=3; Split h>h1,h2 axis=1 num_outputs=2");
     r = pv_test_infer (b);
-    assert_shape (&r, "a", "float32[batch,3]");
-    assert_shape (&r, "c", "float32[batch,3]");
-    assert_shape (&r, "d", "float32[batch,1]");
+    assert_shapes (&r, "a=float32[batch,3]; c=float32[batch,3]; d=float32[batch,1]");
     {
       const PvValueShape *s1 = pv_test_inferred_shape (&r, "h1"), *s2 = pv_test_inferred_shape (&r, "h2");
       const PvDimExpr *chunk = pv_dim_ceil_div (r.pool, sym (&r, "hidden"), 2);
@@ -552,17 +523,14 @@ test_resize_scales (void)
   const gint64 four[] = { 4 };
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "1,3,h,w");
-  pv_onnx_graph_add_input (g, "c", F, "1,3,5,7");
+  pv_onnx_graph_add_inputs (g, F, "x:1,3,h,w c:1,3,5,7");
   pv_onnx_graph_add_initializer_floats (g, "up", four, 1, (const float[]) { 1.0f, 1.0f, 2.0f, 2.0f });
   pv_onnx_graph_add_initializer_floats (g, "down", four, 1, (const float[]) { 1.0f, 1.0f, 0.6f, 0.6f });
   add_ints (g, "sizes", 4, (const gint64[]) { 1, 3, 32, 48 });
   pv_onnx_graph_add_nodes (g, "Resize x,,up>y; Resize c,,down>z; Resize x,,,sizes>s; Resize x,,down>unknown");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y", "float32[1,3,2*h,2*w]");
-  assert_shape (&r, "z", "float32[1,3,3,4]");
-  assert_shape (&r, "s", "float32[1,3,32,48]");
+  assert_shapes (&r, "y=float32[1,3,2*h,2*w]; z=float32[1,3,3,4]; s=float32[1,3,32,48]");
   /* floor(h * 0.6) is not representable: fresh. */
   assert_shape (&r, "unknown", "float32[1,3,resize_0,resize_1]");
 }
@@ -593,8 +561,7 @@ test_transpose_flatten_pad_tile (void)
   PvOnnxNode *n;
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq,12,64");
-  pv_onnx_graph_add_input (g, "img", F, "n,3,h,w");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,seq,12,64 img:n,3,h,w");
   add_ints (g, "pads", 8, (const gint64[]) { 0, 0, 1, 2, 0, 0, 1, 2 });
   add_ints (g, "reps", 4, (const gint64[]) { 1, 2, 1, 1 });
   n = node (g, "Transpose", N ("x"), N ("t"));
@@ -602,11 +569,8 @@ test_transpose_flatten_pad_tile (void)
   pv_onnx_graph_add_nodes (g, "Transpose x>rev; Flatten x>f axis=2; Pad img,pads>p; Tile img,reps>tl");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "t", "float32[batch,12,seq,64]");
-  assert_shape (&r, "rev", "float32[64,12,seq,batch]");
-  assert_shape (&r, "f", "float32[batch*seq,768]");
-  assert_shape (&r, "p", "float32[n,3,h+2,w+4]");
-  assert_shape (&r, "tl", "float32[n,6,h,w]");
+  assert_shapes (&r, "t=float32[batch,12,seq,64]; rev=float32[64,12,seq,batch]; f=float32[batch*seq,768]; "
+                     "p=float32[n,3,h+2,w+4]; tl=float32[n,6,h,w]");
 }
 
 static void
@@ -639,9 +603,7 @@ test_pad_one_hot_and_misc (void)
 
   pv_onnx_graph_add_input (g, "x", F, "n,3,h,w");
   pv_onnx_graph_add_input (g, "ind", I64, "batch,seq");
-  pv_onnx_graph_add_input (g, "vals", F, "2");
-  pv_onnx_graph_add_input (g, "boxes", F, "1,6,4");
-  pv_onnx_graph_add_input (g, "scores", F, "1,1,6");
+  pv_onnx_graph_add_inputs (g, F, "vals:2 boxes:1,6,4 scores:1,1,6");
   add_ints (g, "pads", 4, (const gint64[]) { 1, 2, 3, 4 });
   add_ints (g, "axes", 2, (const gint64[]) { -1, 2 });
   add_scalar (g, "depth", 10);
@@ -652,12 +614,9 @@ test_pad_one_hot_and_misc (void)
   r = pv_test_infer (b);
 
   /* axes (-1, 2): w gets 1 + 3, h gets 2 + 4 */
-  assert_shape (&r, "p", "float32[n,3,h+6,w+4]");
-  assert_shape (&r, "oh", "float32[batch,10,seq]");
-  assert_shape (&r, "sel", "int64[nonmaxsuppression_0,3]");
+  assert_shapes (&r, "p=float32[n,3,h+6,w+4]; oh=float32[batch,10,seq]; sel=int64[nonmaxsuppression_0,3]");
   g_assert_cmpint (pv_test_inferred_shape (&r, "sq")->kind, ==, PV_TYPE_SEQUENCE);
-  assert_shape (&r, "len", "int64[]");
-  assert_shape (&r, "cmp", "float32[n,compress_0,h,w]");
+  assert_shapes (&r, "len=int64[]; cmp=float32[n,compress_0,h,w]");
 }
 
 /* ---- com.microsoft ---- */
@@ -679,9 +638,7 @@ test_attention (void)
   const PvValueShape *s;
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "w", F, "768,2304");
-  pv_onnx_graph_add_input (g, "bias", F, "2304");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,seq,768 w:768,2304 bias:2304");
   pv_onnx_graph_add_input (g, "mask", I32, "batch,seq");
   pv_onnx_graph_add_input (g, "past", F, "2,batch,12,past_seq,64");
   n = ms_node (g, "Attention", N ("x", "w", "bias", "mask"), N ("y"));
@@ -693,8 +650,7 @@ test_attention (void)
   pv_onnx_node_add_attr_ints (n, "qkv_hidden_sizes", (const gint64[]) { 768, 768, 512 }, 3);
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y", "float32[batch,seq,768]");
-  assert_shape (&r, "y2", "float32[batch,seq,768]");
+  assert_shapes (&r, "y=float32[batch,seq,768]; y2=float32[batch,seq,768]");
   s = pv_test_inferred_shape (&r, "present");
   g_assert_cmpint (s->rank, ==, 5);
   g_assert_true (s->dims[0] == num (&r, 2));
@@ -712,21 +668,14 @@ test_embed_layer_norm (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "ids", I32, "batch,seq");
-  pv_onnx_graph_add_input (g, "seg", I32, "batch,seq");
-  pv_onnx_graph_add_input (g, "word", F, "30522,768");
-  pv_onnx_graph_add_input (g, "pos", F, "512,768");
-  pv_onnx_graph_add_input (g, "segemb", F, "2,768");
-  pv_onnx_graph_add_input (g, "gamma", F, "768");
-  pv_onnx_graph_add_input (g, "beta", F, "768");
+  pv_onnx_graph_add_inputs (g, I32, "ids:batch,seq seg:batch,seq");
+  pv_onnx_graph_add_inputs (g, F, "word:30522,768 pos:512,768 segemb:2,768 gamma:768 beta:768");
   pv_onnx_graph_add_input (g, "mask", I32, "batch,seq");
   ms_node (g, "EmbedLayerNormalization", N ("ids", "seg", "word", "pos", "segemb", "gamma", "beta", "mask"),
            N ("out", "mask_index", "sum"));
   r = pv_test_infer (b);
 
-  assert_shape (&r, "out", "float32[batch,seq,768]");
-  assert_shape (&r, "mask_index", "int32[batch]");
-  assert_shape (&r, "sum", "float32[batch,seq,768]");
+  assert_shapes (&r, "out=float32[batch,seq,768]; mask_index=int32[batch]; sum=float32[batch,seq,768]");
 }
 
 static void
@@ -738,14 +687,8 @@ test_contrib_misc (void)
   const PvValueShape *s;
   g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "skip", F, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "gamma", F, "768");
-  pv_onnx_graph_add_input (g, "bias", F, "768");
-  pv_onnx_graph_add_input (g, "wt", F, "3072,768");
-  pv_onnx_graph_add_input (g, "pk", F, "batch,12,past_seq,64");
-  pv_onnx_graph_add_input (g, "img", F, "n,s,1280");
-  pv_onnx_graph_add_input (g, "cb", F, "2560");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,seq,768 skip:batch,seq,768 gamma:768 bias:768 wt:3072,768 "
+                                  "pk:batch,12,past_seq,64 img:n,s,1280 cb:2560");
   ms_node (g, "SkipLayerNormalization", N ("x", "skip", "gamma", "", "bias"), N ("ln", "mean", "isv", "sum"));
   n = ms_node (g, "FusedMatMul", N ("x", "wt"), N ("mm"));
   pv_onnx_node_add_attr_int (n, "transB", 1);
@@ -755,12 +698,8 @@ test_contrib_misc (void)
   ms_node (g, "BiasSplitGelu", N ("img", "cb"), N ("bsg"));
   r = pv_test_infer (b);
 
-  assert_shape (&r, "ln", "float32[batch,seq,768]");
-  assert_shape (&r, "mean", "float32[batch,seq,1]");
-  assert_shape (&r, "sum", "float32[batch,seq,768]");
-  assert_shape (&r, "mm", "float32[batch,seq,3072]");
-  assert_shape (&r, "fg", "float32[batch,seq,3072]");
-  assert_shape (&r, "mha", "float32[batch,seq,768]");
+  assert_shapes (&r, "ln=float32[batch,seq,768]; mean=float32[batch,seq,1]; sum=float32[batch,seq,768]; "
+                     "mm=float32[batch,seq,3072]; fg=float32[batch,seq,3072]; mha=float32[batch,seq,768]");
   s = pv_test_inferred_shape (&r, "pres_k");
   g_assert_cmpint (s->rank, ==, 4);
   g_assert_true (s->dims[2] == pv_dim_add (r.pool, sym (&r, "past_seq"), sym (&r, "seq")));
@@ -777,11 +716,8 @@ test_group_query_attention (void)
   g_auto (PvTestInferred) r = { 0 };
 
   /* Packed QKV: (32 + 2*8) heads of 128. */
-  pv_onnx_graph_add_input (g, "qkv", F, "batch,seq,6144");
-  pv_onnx_graph_add_input (g, "pk", F, "batch,8,max_seq,128");
-  pv_onnx_graph_add_input (g, "pv", F, "batch,8,max_seq,128");
-  pv_onnx_graph_add_input (g, "seqlens", I32, "batch");
-  pv_onnx_graph_add_input (g, "total", I32, "");
+  pv_onnx_graph_add_inputs (g, F, "qkv:batch,seq,6144 pk:batch,8,max_seq,128 pv:batch,8,max_seq,128");
+  pv_onnx_graph_add_inputs (g, I32, "seqlens:batch total:");
   n = ms_node (g, "GroupQueryAttention", N ("qkv", "", "", "pk", "pv", "seqlens", "total"),
                N ("o", "pres_k", "pres_v"));
   pv_onnx_node_add_attr_int (n, "num_heads", 32);

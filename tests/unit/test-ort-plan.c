@@ -6,6 +6,7 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-test-model.h"
 #include "pv-ort-plan.h"
 #include "pv-shape-inference.h"
@@ -244,34 +245,17 @@ add_nodes (PvOnnxGraph *g, const char *text)
     set_test_domain (g->node[i]);
 }
 
-typedef Onnx__ValueInfoProto *(*AddValue) (PvOnnxGraph *g, const char *name, int elem_type, const char *shape);
-
-/* Adds float values written "name:shape name:shape" ("x:2,2 y:4", "s:" for
- * a scalar) through @add (pv_onnx_graph_add_input, _output, _value_info). */
-static void
-add_values (PvOnnxGraph *g, AddValue add, const char *text)
-{
-  g_auto (GStrv) items = g_strsplit (text, " ", -1);
-
-  for (int i = 0; items[i]; i++)
-    {
-      g_auto (GStrv) name_shape = g_strsplit (items[i], ":", 2);
-      g_assert_nonnull (name_shape[1]);
-      add (g, name_shape[0], F, name_shape[1]);
-    }
-}
-
 /* A model with the float graph inputs @inputs and outputs @outputs
- * (add_values()), through the nodes of @nodes (add_nodes()). */
+ * ("x:4 y:2,4"), through the nodes of @nodes (add_nodes()). */
 static PvOnnxBuilder *
 model_io (const char *inputs, const char *nodes, const char *outputs)
 {
   PvOnnxBuilder *b = new_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
 
-  add_values (g, pv_onnx_graph_add_input, inputs);
+  pv_onnx_graph_add_inputs (g, F, inputs);
   add_nodes (g, nodes);
-  add_values (g, pv_onnx_graph_add_output, outputs);
+  pv_onnx_graph_add_outputs (g, F, outputs);
   return b;
 }
 
@@ -335,7 +319,7 @@ test_fixed_kinds (void)
   n = node3 (g, "If", "if", N ("c"), N ("y"));
   pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
   pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
-  add_values (g, pv_onnx_graph_add_output, "y:4 Z:4");
+  pv_onnx_graph_add_outputs (g, F, "y:4 Z:4");
   t = plan_cpu (b);
 
   /* §4: inputs (with U), then per node inputs / implicit inputs / outputs,
@@ -423,7 +407,7 @@ test_alias_chain (void)
   pv_onnx_graph_add_initializer_int64s (g, "s8", d1, 1, s8);
   pv_onnx_graph_add_initializer_int64s (g, "s24", d2, 1, s24);
   add_nodes (g, "Exp n0 x>a; Reshape n1 a,s8>r1; Reshape n2 r1,s24>r2; Exp n3 r2>y; Reshape n4 x,s8>rx; Exp n5 rx>y2");
-  add_values (g, pv_onnx_graph_add_output, "y:2,4 y2:8");
+  pv_onnx_graph_add_outputs (g, F, "y:2,4 y2:8");
   t = plan_cpu (b);
   /* Reshape of Reshape shares the root buffer; shapes do not matter. */
   assert_reuses (t->plan, "r1", "a");
@@ -440,7 +424,7 @@ test_variadic_alias (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (Planned) t = NULL;
 
-  add_values (g, pv_onnx_graph_add_value_info, "r:4 s:2");
+  pv_onnx_graph_add_value_infos (g, F, "r:4 s:2");
   t = plan_cpu (b);
   /* output k reuses input k - output_offset + input_offset, any size. */
   assert_reuses (t->plan, "r", "p");
@@ -497,7 +481,7 @@ test_needs_consumer (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (Planned) t = NULL;
 
-  add_values (g, pv_onnx_graph_add_value_info, "used:4 unused:4");
+  pv_onnx_graph_add_value_infos (g, F, "used:4 unused:4");
   t = plan_cpu (b);
   /* a2 and a are free at n3: the consumed output takes a2, the unconsumed
    * one allocates although a would fit (no output edge). */
@@ -615,7 +599,7 @@ test_use_counts (void)
   pv_onnx_graph_add_input (g, "x", F, "4");
   add_w4 (g, "W");
   add_nodes (g, "Add n0 x,W>a; Mul n1 a,a>b; Add n2 b,W>y; Neg n3 x>y2");
-  add_values (g, pv_onnx_graph_add_output, "y:4 y2:4 x:4");
+  pv_onnx_graph_add_outputs (g, F, "y:4 y2:4 x:4");
   t = plan_cpu (b);
   g_assert_cmpint (vp (t->plan, "x")->use_count, ==, 4);  /* input + 2 uses + graph output */
   g_assert_cmpint (vp (t->plan, "W")->use_count, ==, 3);  /* initializer + 2 uses */
@@ -664,7 +648,7 @@ test_loop_identity_share (void)
   pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
   pv_onnx_graph_add_output (g, "v_final", F, "4");
   pv_onnx_graph_add_output (g, "its", I64, "?");
-  add_values (g, pv_onnx_graph_add_output, "ws:?,4 yif:4");
+  pv_onnx_graph_add_outputs (g, F, "ws:?,4 yif:4");
   t = plan_cpu (b);
 
   sub = t->model->graph->nodes[pv_graph_find_node (t->model->graph, "loop")].subgraphs[0];
@@ -706,12 +690,12 @@ test_cuda_locations (void)
   g_autoptr (GError) error = NULL;
   PvOnnxNode *n;
 
-  add_values (g, pv_onnx_graph_add_input, "x:4 k:4 z:4 z2:4");
+  pv_onnx_graph_add_inputs (g, F, "x:4 k:4 z:4 z2:4");
   pv_onnx_graph_add_input (g, "c", BOOL, "");
   add_w4 (g, "Wg");
   add_w4 (g, "Wc");
   add_nodes (g, "Add g0 x,Wg>a; ToHost g1 a>h; FromHost g2 Wc,k>f");
-  add_values (g, pv_onnx_graph_add_value_info, "h:4 f:4");
+  pv_onnx_graph_add_value_infos (g, F, "h:4 f:4");
   node3 (g, "Add", "g3", N ("Wc", "a"), N ("g3o"));    /* a later, GPU-side use of Wc */
   pv_onnx_graph_add_input (g, "kc", F, "4");
   node3 (g, "FromHost", "g4", N ("kc"), N ("g4o"));
@@ -730,7 +714,7 @@ test_cuda_locations (void)
   n = node3 (g, "If", "ifc", N ("c"), N ("yc"));
   pv_onnx_node_add_attr_graph (n, "then_branch", ct);
   pv_onnx_node_add_attr_graph (n, "else_branch", ce);
-  add_values (g, pv_onnx_graph_add_output, "h:4 f:4 g3o:4 g4o:4 yg:4 yc:4");
+  pv_onnx_graph_add_outputs (g, F, "h:4 f:4 g3o:4 g4o:4 yg:4 yc:4");
   t = plan_with (b, "0:ifc;1:g0,g1,g2,g3,g4,ifg", PV_REGISTRY_CUDA);
 
   g_assert_true (t->plan->single_stream);  /* one stream per device */
@@ -998,8 +982,8 @@ test_pinned_output_same_stream (void)
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   add_nodes (g, "ToHost n0 x>h; Exp n1 h>y1; ToHost n2 x>h2; Neg n3 h2>y2");
-  add_values (g, pv_onnx_graph_add_value_info, "h:4 h2:4");
-  add_values (g, pv_onnx_graph_add_output, "y1:4 y2:4");
+  pv_onnx_graph_add_value_infos (g, F, "h:4 h2:4");
+  pv_onnx_graph_add_outputs (g, F, "y1:4 y2:4");
   t = plan_with (b, "1:n0,n1,n2;0:n3", PV_REGISTRY_CUDA);
   /* Pinned memory is (GPU, HOST_ACCESSIBLE) since ORT's OrtDevice rework:
    * its device type is not CPU, so with the seed's check
@@ -1067,7 +1051,7 @@ test_multi_stream_alias_note (void)
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_initializer_int64s (g, "s", d1, 1, s4);
   add_nodes (g, "Exp n0 x>a; Reshape n1 a,s>r; Relu n2 r>q; Exp n3 q>y; Reshape n4 x,s>rx; Exp n5 rx>y2");
-  add_values (g, pv_onnx_graph_add_output, "y:4 y2:4");
+  pv_onnx_graph_add_outputs (g, F, "y:4 y2:4");
   t = plan_with (b, "0:n0,n2,n4;0:n1,n3,n5", PV_REGISTRY_CPU);
   /* ORT prints each alias to stdout. */
   g_assert_nonnull (t->plan->notes);
@@ -1159,7 +1143,7 @@ test_multi_stream_variadic_alias (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (Planned) t = NULL;
 
-  add_values (g, pv_onnx_graph_add_value_info, "r:4 s:4");
+  pv_onnx_graph_add_value_infos (g, F, "r:4 s:4");
   t = plan_with (b, "0:n0,n2;0:n1", PV_REGISTRY_CPU);
   /* Unlike the single-stream pass, VariadicAlias here needs an allocated
    * input: not the graph input x. */
@@ -1338,7 +1322,7 @@ test_ort_multi_output (void)
   PvOnnxBuilder *b = model_io ("x:4", "T node1 x>Arg1,Arg2; Add node2 Arg1,Arg2>Arg3", "Arg3:4");
   g_autoptr (Planned) t = NULL;
 
-  add_values (pv_onnx_builder_get_graph (b), pv_onnx_graph_add_value_info, "Arg1:4 Arg2:4");
+  pv_onnx_graph_add_value_infos (pv_onnx_builder_get_graph (b), F, "Arg1:4 Arg2:4");
   t = plan_with (b, "1:node1;0:node2", PV_REGISTRY_CUDA);
   assert_steps (t->plan, 0, "LAT");
   assert_steps (t->plan, 1, "BWL");

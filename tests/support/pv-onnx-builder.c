@@ -362,6 +362,21 @@ pv_onnx_graph_add_node (PvOnnxGraph *graph,
   return node;
 }
 
+PvOnnxNode *
+pv_onnx_graph_add_if (PvOnnxGraph *graph,
+                      const char *name,
+                      const char *cond,
+                      const char *const *outputs,
+                      PvOnnxGraph *then_branch,
+                      PvOnnxGraph *else_branch)
+{
+  PvOnnxNode *node = pv_onnx_graph_add_node (graph, "If", name, (const char *const[]) { cond, NULL }, outputs);
+
+  pv_onnx_node_add_attr_graph (node, "then_branch", then_branch);
+  pv_onnx_node_add_attr_graph (node, "else_branch", else_branch);
+  return node;
+}
+
 void
 pv_onnx_node_set_domain (PvOnnxNode *node, const char *domain)
 {

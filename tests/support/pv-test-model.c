@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pv-element-type.h"
+#include "pv-onnx-text.h"
 
 PvOnnxBuilder *
 pv_test_builder_new (gint64 opset)
@@ -25,6 +26,18 @@ pv_test_load_built (PvOnnxBuilder *builder, const char *name)
   g_assert_nonnull (model);
   pv_onnx_builder_free (builder);
   return model;
+}
+
+PvModel *
+pv_test_load_text (const char *inputs, const char *nodes, const char *outputs)
+{
+  PvOnnxBuilder *b = pv_test_builder_new (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_inputs (g, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, inputs);
+  pv_onnx_graph_add_nodes (g, nodes);
+  pv_onnx_graph_add_outputs (g, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, outputs);
+  return pv_test_load_built (b, "test.onnx");
 }
 
 PvTestInferred

@@ -17,6 +17,11 @@ PvOnnxBuilder *pv_test_builder_new (gint64 opset);
  * model loads. */
 PvModel *pv_test_load_built (PvOnnxBuilder *builder, const char *name);
 
+/* A model at opset 17 with the float graph inputs and outputs @inputs and
+ * @outputs ("x:4 y:4") through the nodes of @nodes ("Relu n0 x>y"), as
+ * pv-onnx-text.h writes them, loaded as "test.onnx". */
+PvModel *pv_test_load_text (const char *inputs, const char *nodes, const char *outputs);
+
 /* A built model with its shape inference. */
 typedef struct {
   PvModel *model;

@@ -302,7 +302,6 @@ test_fixed_kinds (void)
   PvOnnxBuilder *b = new_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b), *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
   g_autoptr (Planned) t = NULL;
-  PvOnnxNode *n;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_input (g, "c", BOOL, "");
@@ -316,9 +315,7 @@ test_fixed_kinds (void)
   node3 (then_g, "Add", "tn", N ("V", "bb"), N ("t"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
   node3 (else_g, "Identity", "en", N ("bb"), N ("e"));
-  n = node3 (g, "If", "if", N ("c"), N ("y"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "if", "c", N ("y"), then_g, else_g);
   pv_onnx_graph_add_outputs (g, F, "y:4 Z:4");
   t = plan_cpu (b);
 
@@ -643,9 +640,7 @@ test_loop_identity_share (void)
   node3 (then_g, "Identity", "t0", N ("o"), N ("t"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
   node3 (else_g, "Neg", "e0", N ("o"), N ("e"));
-  n = node3 (g, "If", "if", N ("cond"), N ("yif"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "if", "cond", N ("yif"), then_g, else_g);
   pv_onnx_graph_add_output (g, "v_final", F, "4");
   pv_onnx_graph_add_output (g, "its", I64, "?");
   pv_onnx_graph_add_outputs (g, F, "ws:?,4 yif:4");
@@ -688,7 +683,6 @@ test_cuda_locations (void)
   g_autoptr (Planned) t = NULL;
   g_autoptr (PvOrtPlan) branch = NULL;
   g_autoptr (GError) error = NULL;
-  PvOnnxNode *n;
 
   pv_onnx_graph_add_inputs (g, F, "x:4 k:4 z:4 z2:4");
   pv_onnx_graph_add_input (g, "c", BOOL, "");
@@ -704,16 +698,12 @@ test_cuda_locations (void)
   pv_onnx_graph_add_output (gt, "gto", F, "4");
   node3 (ge, "Neg", "ge0", N ("z"), N ("geo"));
   pv_onnx_graph_add_output (ge, "geo", F, "4");
-  n = node3 (g, "If", "ifg", N ("c"), N ("yg"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", gt);
-  pv_onnx_node_add_attr_graph (n, "else_branch", ge);
+  pv_onnx_graph_add_if (g, "ifg", "c", N ("yg"), gt, ge);
   node3 (ct, "Neg", "ct0", N ("z2"), N ("cto"));
   pv_onnx_graph_add_output (ct, "cto", F, "4");
   node3 (ce, "Abs", "ce0", N ("z2"), N ("ceo"));
   pv_onnx_graph_add_output (ce, "ceo", F, "4");
-  n = node3 (g, "If", "ifc", N ("c"), N ("yc"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", ct);
-  pv_onnx_node_add_attr_graph (n, "else_branch", ce);
+  pv_onnx_graph_add_if (g, "ifc", "c", N ("yc"), ct, ce);
   pv_onnx_graph_add_outputs (g, F, "h:4 f:4 g3o:4 g4o:4 yg:4 yc:4");
   t = plan_with (b, "0:ifc;1:g0,g1,g2,g3,g4,ifg", PV_REGISTRY_CUDA);
 
@@ -937,7 +927,6 @@ test_subgraph_consumer_wait (void)
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
   g_autoptr (Planned) t = NULL;
   g_autofree char *text = NULL;
-  PvOnnxNode *n;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_input (g, "c", BOOL, "");
@@ -946,9 +935,7 @@ test_subgraph_consumer_wait (void)
   pv_onnx_graph_add_output (then_g, "t", F, "4");
   node3 (else_g, "Neg", "e0", N ("a"), N ("e"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
-  n = node3 (g, "If", "n2", N ("c"), N ("y"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "n2", "c", N ("y"), then_g, else_g);
   node3 (g, "Neg", "n3", N ("s"), N ("sl"));
   pv_onnx_graph_add_output (g, "y", F, "4");
   pv_onnx_graph_add_output (g, "sl", I64, "1");

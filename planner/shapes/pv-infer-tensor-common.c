@@ -128,6 +128,15 @@ pv_infer_set_unknown_rank (PvInferContext *ctx, int k, int elem_type)
 }
 
 gboolean
+pv_infer_pass_unknown_rank (PvInferContext *ctx, const PvValueShape *x)
+{
+  if (x == NULL)
+    return FALSE;
+  pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
+  return TRUE;
+}
+
+gboolean
 pv_infer_set_like (PvInferContext *ctx, int k, const PvValueShape *s)
 {
   if (s == NULL)

@@ -52,6 +52,11 @@ void pv_infer_set_contents (PvInferContext *ctx, int k, const PvDimExpr *const *
 /* Output @k: type @elem_type, rank unknown. */
 void pv_infer_set_unknown_rank (PvInferContext *ctx, int k, int elem_type);
 
+/* For a rule that cannot go on without input @x's rank: FALSE when @x is
+ * NULL (not known yet); else output 0 gets @x's element type and an unknown
+ * rank, and TRUE. */
+gboolean pv_infer_pass_unknown_rank (PvInferContext *ctx, const PvValueShape *x);
+
 /* Integer list from attribute @attr when node->opset < @since_input, else
  * from input @k. Returns the count (>= 0), -1 when given but unknown, -2
  * when absent. An input whose shape is [0] counts as given and empty. */

@@ -535,19 +535,7 @@ infer_random (PvInferContext *ctx, const PvNode *node)
 static gboolean
 infer_random_like (PvInferContext *ctx, const PvNode *node)
 {
-  const PvValueShape *x = pv_infer_input (ctx, 0);
-  int elem;
-
-  if (x == NULL)
-    return FALSE;
-  elem = (int) pv_infer_attr_int (node, "dtype", x->elem_type);
-  if (!pv_infer_has_rank (x))
-    {
-      pv_infer_set_unknown_rank (ctx, 0, elem);
-      return TRUE;
-    }
-  pv_infer_set_output (ctx, 0, elem, x->rank, x->dims);
-  return TRUE;
+  return pv_infer_like_input_dtype (ctx, node, -1, NULL);
 }
 
 /* Multinomial: [batch_size, sample_size], dtype default int32. */

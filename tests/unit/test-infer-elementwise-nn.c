@@ -215,15 +215,11 @@ test_conv (void)
   pv_onnx_node_add_attr_ints (n, "pads", pads, 4);
   n = pv_onnx_graph_add_node (g, "Conv", NULL, N ("xc", "wc"), N ("dil"));
   pv_onnx_node_add_attr_ints (n, "dilations", two, 2);
-  n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt"));
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 2 }, 2);
-  pv_onnx_node_add_attr_ints (n, "output_padding", (gint64[]) { 1, 1 }, 2);
+  pv_onnx_graph_add_nodes (g, "ConvTranspose xt,wt>yt strides=[3,2] output_padding=[1,1]");
   n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt_same"));
   pv_onnx_node_add_attr_ints (n, "strides", two, 2);
   pv_onnx_node_add_attr_string (n, "auto_pad", "SAME_UPPER");
-  n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt_shape"));
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 2 }, 2);
-  pv_onnx_node_add_attr_ints (n, "output_shape", (gint64[]) { 10, 8 }, 2);
+  pv_onnx_graph_add_nodes (g, "ConvTranspose xt,wt>yt_shape strides=[3,2] output_shape=[10,8]");
   out (g, "y same yc dil yt yt_same yt_shape");
   r = pv_test_infer (b);
 
@@ -250,31 +246,16 @@ test_pool (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvOnnxNode *n;
   g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_inputs (g, F, "x:1,1,4,4 small:1,3,2,2 img:N,C,H,W");
-  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("x"), N ("ceil", "idx"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
-  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
-  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("x"), N ("floor"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
+  pv_onnx_graph_add_nodes (g, "MaxPool x>ceil,idx kernel_shape=[3,3] strides=[2,2] ceil_mode=1; "
+                              "MaxPool x>floor kernel_shape=[3,3] strides=[2,2]");
   /* The last ceil window would start in the right padding: dropped. */
-  n = pv_onnx_graph_add_node (g, "AveragePool", NULL, N ("small"), N ("last"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "pads", (gint64[]) { 1, 1, 1, 1 }, 4);
-  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
-  n = pv_onnx_graph_add_node (g, "AveragePool", NULL, N ("img"), N ("half"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 2, 2 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
-  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("img"), N ("ceil_sym"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
-  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
-  pv_onnx_graph_add_node (g, "GlobalAveragePool", NULL, N ("img"), N ("gap"));
+  pv_onnx_graph_add_nodes (g, "AveragePool small>last kernel_shape=[3,3] strides=[3,3] pads=[1,1,1,1] ceil_mode=1; "
+                              "AveragePool img>half kernel_shape=[2,2] strides=[2,2]; "
+                              "MaxPool img>ceil_sym kernel_shape=[3,3] strides=[2,2] ceil_mode=1; "
+                              "GlobalAveragePool img>gap");
   out (g, "ceil idx floor last half gap ceil_sym");
   r = pv_test_infer (b);
 
@@ -410,8 +391,7 @@ test_recurrent (void)
   n = pv_onnx_graph_add_node (g, "LSTM", NULL, N ("x", "w", "r"), N ("y", "y_h", "y_c"));
   pv_onnx_node_add_attr_int (n, "hidden_size", 64);
   pv_onnx_node_add_attr_string (n, "direction", "bidirectional");
-  n = pv_onnx_graph_add_node (g, "GRU", NULL, N ("xb", "wg", "rg"), N ("gy", "gy_h"));
-  pv_onnx_node_add_attr_int (n, "layout", 1);
+  pv_onnx_graph_add_nodes (g, "GRU xb,wg,rg>gy,gy_h layout=1");
   out (g, "y y_h y_c gy gy_h");
   r = pv_test_infer (b);
 

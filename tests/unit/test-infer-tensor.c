@@ -419,13 +419,10 @@ test_top_k_opset1 (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (9);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvOnnxNode *n;
   g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "scores", F, "batch,100,7");
-  n = node (g, "TopK", N ("scores"), N ("values", "indices"));
-  pv_onnx_node_add_attr_int (n, "k", 3);
-  pv_onnx_node_add_attr_int (n, "axis", 1);
+  pv_onnx_graph_add_nodes (g, "TopK scores>values,indices k=3 axis=1");
   r = pv_test_infer (b);
 
   assert_shapes (&r, "values=float32[batch,3,7]; indices=int64[batch,3,7]");
@@ -476,12 +473,8 @@ test_split_opsets (void)
   {
     PvOnnxBuilder *b = pv_test_builder_new (11);
     PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-    PvOnnxNode *n;
     pv_onnx_graph_add_inputs (g, F, "x:batch,6 qkv:batch,seq,2304");
-    n = node (g, "Split", N ("x"), N ("a", "c"));
-    pv_onnx_node_add_attr_int (n, "axis", 1);
-    pv_onnx_node_add_attr_ints (n, "split", (const gint64[]) { 2, 4 }, 2);
-    pv_onnx_node_add_attr_int (node (g, "Split", N ("qkv"), N ("q", "k", "v")), "axis", -1);
+    pv_onnx_graph_add_nodes (g, "Split x>a,c axis=1 split=[2,4]; Split qkv>q,k,v axis=-1");
     r = pv_test_infer (b);
     assert_shapes (&r, "a=float32[batch,2]; c=float32[batch,4]; q=float32[batch,seq,768]; v=float32[batch,seq,768]");
     pv_test_inferred_clear (&r);

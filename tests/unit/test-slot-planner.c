@@ -1,4 +1,6 @@
 /* The slot planner's documented behaviours (reference design 2). */
+#include <string.h>
+
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
 #include "pv-onnx-text.h"
@@ -44,6 +46,21 @@ chain_model (void)
   return pv_test_load_text ("x:25", "Relu n0 x>a; Relu n1 a>b; Relu n2 b>c; Relu n3 c>y", "y:25");
 }
 
+/* Asserts the slots of values, @expected as "name=slot name=slot". */
+static void
+assert_slots (const PvSlotPlan *p, const PvModel *m, const char *expected)
+{
+  g_auto (GStrv) items = g_strsplit (expected, " ", -1);
+  g_autoptr (GString) got = g_string_new (NULL);
+
+  for (int i = 0; items[i]; i++)
+    {
+      g_autofree char *name = g_strndup (items[i], strcspn (items[i], "="));
+      g_string_append_printf (got, "%s%s=%d", i ? " " : "", name, slot (p, m, name));
+    }
+  g_assert_cmpstr (got->str, ==, expected);
+}
+
 static GHashTable *
 sizes_of (const char *first, ...)
 {
@@ -71,8 +88,7 @@ test_retire_after_allocate (void)
 
   g_assert_false (p->deferred);
   /* n1 reads a: b cannot take a's slot; it is free only after n1. */
-  g_assert_cmpint (slot (p, m, "a"), ==, 0);
-  g_assert_cmpint (slot (p, m, "b"), ==, 1);
+  assert_slots (p, m, "a=0 b=1");
   /* c (100) reuses a's slot 0 (freed after n1); b's slot 1 (50) is too small. */
   g_assert_cmpint (slot (p, m, "c"), ==, 0);
   /* y: b's slot 1 (freed after n2) has 50 < 100: a new slot. */
@@ -94,9 +110,7 @@ test_include_graph_inputs (void)
 
   /* x holds slot 0 from the start and retires after n0: b... no, a cannot
    * take it (n0 reads x); b (50) fits into x's 100 after n0. */
-  g_assert_cmpint (slot (p, m, "x"), ==, 0);
-  g_assert_cmpint (slot (p, m, "a"), ==, 1);
-  g_assert_cmpint (slot (p, m, "b"), ==, 0);
+  assert_slots (p, m, "x=0 a=1 b=0");
   g_assert_cmpuint (p->naive_bytes, ==, 450);
 }
 
@@ -111,10 +125,7 @@ test_best_fit_tie_breaks (void)
   m = pv_test_load_text ("x:1", "Relu n0 x>p; Relu n1 p>q; Relu n2 q>r; Sum join p,q,r>s; Relu n4 s>t", "t:1");
   sizes = sizes_of ("p", 300u, "q", 200u, "r", 200u, "s", 10u, "t", 150u, NULL);
   p = plan_with (m, sizes, NULL, FALSE);
-  g_assert_cmpint (slot (p, m, "p"), ==, 0);
-  g_assert_cmpint (slot (p, m, "q"), ==, 1);
-  g_assert_cmpint (slot (p, m, "r"), ==, 2);
-  g_assert_cmpint (slot (p, m, "s"), ==, 3);
+  assert_slots (p, m, "p=0 q=1 r=2 s=3");
   /* After join: slots 0 (300), 1 (200), 2 (200) free. t (150): smallest
    * capacity that fits is 200, and between slots 1 and 2 the smaller id. */
   g_assert_cmpint (slot (p, m, "t"), ==, 1);

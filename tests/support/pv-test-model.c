@@ -40,6 +40,22 @@ pv_test_load_text (const char *inputs, const char *nodes, const char *outputs)
   return pv_test_load_built (b, "test.onnx");
 }
 
+PvSession *
+pv_test_session_new (const PvModel *model, const PvKernelTable *kernels, const char *partition, GHashTable *bounds)
+{
+  PvSessionOptions options = { 0 };
+  g_autoptr (GError) error = NULL;
+  PvSession *s;
+
+  options.partition_text = partition;
+  options.partition_len = partition ? strlen (partition) : 0;
+  options.bounds = bounds;
+  s = pv_session_new (model, kernels, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  return s;
+}
+
 PvTestInferred
 pv_test_infer (PvOnnxBuilder *builder)
 {

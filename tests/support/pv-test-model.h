@@ -6,6 +6,7 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-session.h"
 #include "pv-shape-inference.h"
 
 G_BEGIN_DECLS
@@ -21,6 +22,11 @@ PvModel *pv_test_load_built (PvOnnxBuilder *builder, const char *name);
  * @outputs ("x:4 y:4") through the nodes of @nodes ("Relu n0 x>y"), as
  * pv-onnx-text.h writes them, loaded as "test.onnx". */
 PvModel *pv_test_load_text (const char *inputs, const char *nodes, const char *outputs);
+
+/* A session for @model with the partition config text @partition and the
+ * symbol bounds @bounds (NULL for none); asserts that it plans. */
+PvSession *pv_test_session_new (const PvModel *model, const PvKernelTable *kernels, const char *partition,
+                                GHashTable *bounds);
 
 /* A built model with its shape inference. */
 typedef struct {

@@ -9,6 +9,7 @@
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
 #include "pv-onnx-text.h"
+#include "pv-test-model.h"
 #include "pv-session.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
@@ -170,14 +171,8 @@ assert_body_plan (const PvSession *parent, const PvSession *s, int node, int ind
 static PvSession *
 main_session (const PvModel *model, const PvKernelTable *kernels, const char *partition)
 {
-  PvSessionOptions options = { 0 };
-  g_autoptr (GError) error = NULL;
-  PvSession *s;
+  PvSession *s = pv_test_session_new (model, kernels, partition, NULL);
 
-  options.partition_text = partition;
-  options.partition_len = partition ? strlen (partition) : 0;
-  s = pv_session_new (model, kernels, &options, &error);
-  g_assert_no_error (error);
   g_assert_nonnull (s->ort);
   g_assert_true (s->graph == model->graph);
   g_assert_cmpint (s->parent_node, ==, -1);

@@ -1,11 +1,10 @@
 /* test-symbol-origin.c: where symbolic dims come from (pv-symbol-origin)
  * and a session's headline figures (pv-session-figures), on a generated
  * model whose answers are known by construction. */
-#include <string.h>
-
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
 #include "pv-onnx-text.h"
+#include "pv-test-model.h"
 #include "pv-session-figures.h"
 #include "pv-symbol-origin.h"
 
@@ -60,15 +59,7 @@ dim_symbol (const PvSession *s, const char *name, int axis)
 static PvSession *
 plan (const PvModel *model, const PvKernelTable *kernels, GHashTable *bounds)
 {
-  PvSessionOptions options = { 0 };
-  g_autoptr (GError) error = NULL;
-  PvSession *s;
-
-  options.bounds = bounds;
-  s = pv_session_new (model, kernels, &options, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (s);
-  return s;
+  return pv_test_session_new (model, kernels, NULL, bounds);
 }
 
 static void

@@ -62,6 +62,19 @@ name_positions (const PvGraph *graph)
   return pos;
 }
 
+/* Sets @error: the config's member @key, value @v in @text, must be @what.
+ * Returns FALSE. */
+static gboolean
+member_invalid (const char *text, gsize len, const PvJsonValue *v, const char *key, const char *what, GError **error)
+{
+  int line, column;
+
+  text_position (text, len, v->offset, &line, &column);
+  g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
+               "The partition config's \"%s\" (line %d, column %d) must be %s", key, line, column, what);
+  return FALSE;
+}
+
 /* The streams and devices of @doc, as ORT reads a well-formed config; FALSE
  * with @error for anything that is not one. */
 static gboolean
@@ -105,14 +118,7 @@ read_streams (const PvJsonDoc *doc, const char *text, gsize len, GPtrArray *name
       for (guint i = 0; ok && i < sv->items->len; i++)
         ok = is_string_array (sv->items->pdata[i]);
       if (!ok)
-        {
-          text_position (text, len, sv->offset, &line, &column);
-          g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
-                       "The partition config's \"streams\" (line %d, column %d) must be an array of arrays of node "
-                       "names",
-                       line, column);
-          return FALSE;
-        }
+        return member_invalid (text, len, sv, "streams", "an array of arrays of node names", error);
       for (guint i = 0; i < sv->items->len; i++)
         {
           const PvJsonValue *stream = sv->items->pdata[i];
@@ -125,14 +131,7 @@ read_streams (const PvJsonDoc *doc, const char *text, gsize len, GPtrArray *name
   if (dv != NULL && dv->kind != PV_JSON_NULL)
     {
       if (!is_string_array (dv))
-        {
-          text_position (text, len, dv->offset, &line, &column);
-          g_set_error (error, PV_PARTITION_ERROR, PV_PARTITION_ERROR_INVALID,
-                       "The partition config's \"devices\" (line %d, column %d) must be an array of device types "
-                       "such as [\"0\"]",
-                       line, column);
-          return FALSE;
-        }
+        return member_invalid (text, len, dv, "devices", "an array of device types such as [\"0\"]", error);
       for (guint i = 0; i < dv->items->len; i++)
         g_ptr_array_add (devices, g_strdup (((PvJsonValue *) dv->items->pdata[i])->str));
     }

@@ -43,79 +43,50 @@ float_type_info (int t, int *digits, double *max)
     }
 }
 
-/* Wraps the integer @v to integer type @t as a C conversion would; FALSE
- * when @t is not an integer type whose values fit in a gint64. */
-static gboolean
-wrap_int (gint64 v, int t, gint64 *out)
+/* The integer types whose values fit in a gint64, with their ranges
+ * (uint64's cut at G_MAXINT64). */
+static const struct
 {
-  switch (t)
-    {
-    case PV_ELEM_BOOL:
-      *out = v != 0;
-      return TRUE;
-    case PV_ELEM_INT8:
-      *out = (gint8) v;
-      return TRUE;
-    case PV_ELEM_UINT8:
-      *out = (guint8) v;
-      return TRUE;
-    case PV_ELEM_INT16:
-      *out = (gint16) v;
-      return TRUE;
-    case PV_ELEM_UINT16:
-      *out = (guint16) v;
-      return TRUE;
-    case PV_ELEM_INT32:
-      *out = (gint32) v;
-      return TRUE;
-    case PV_ELEM_UINT32:
-      *out = (guint32) v;
-      return TRUE;
-    case PV_ELEM_INT64:
-      *out = v;
-      return TRUE;
-    case PV_ELEM_UINT64:
-      if (v < 0)
-        return FALSE;
-      *out = v;
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
+  int type;
+  gint64 lo, hi;
+} int_types[] = {
+  { PV_ELEM_INT8, G_MININT8, G_MAXINT8 },    { PV_ELEM_UINT8, 0, G_MAXUINT8 },
+  { PV_ELEM_INT16, G_MININT16, G_MAXINT16 }, { PV_ELEM_UINT16, 0, G_MAXUINT16 },
+  { PV_ELEM_INT32, G_MININT32, G_MAXINT32 }, { PV_ELEM_UINT32, 0, G_MAXUINT32 },
+  { PV_ELEM_INT64, G_MININT64, G_MAXINT64 }, { PV_ELEM_UINT64, 0, G_MAXINT64 },
+};
 
 /* Integer range of @t for a float -> int conversion (out of range is
  * undefined behaviour, so no contents then). */
 static gboolean
 int_range (int t, gint64 *lo, gint64 *hi)
 {
-  switch (t)
-    {
-    case PV_ELEM_INT8:
-      *lo = G_MININT8, *hi = G_MAXINT8;
-      return TRUE;
-    case PV_ELEM_UINT8:
-      *lo = 0, *hi = G_MAXUINT8;
-      return TRUE;
-    case PV_ELEM_INT16:
-      *lo = G_MININT16, *hi = G_MAXINT16;
-      return TRUE;
-    case PV_ELEM_UINT16:
-      *lo = 0, *hi = G_MAXUINT16;
-      return TRUE;
-    case PV_ELEM_INT32:
-      *lo = G_MININT32, *hi = G_MAXINT32;
-      return TRUE;
-    case PV_ELEM_UINT32:
-      *lo = 0, *hi = G_MAXUINT32;
-      return TRUE;
-    case PV_ELEM_INT64:
-    case PV_ELEM_UINT64:
-      *lo = t == PV_ELEM_INT64 ? G_MININT64 : 0, *hi = G_MAXINT64;
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  for (gsize i = 0; i < G_N_ELEMENTS (int_types); i++)
+    if (int_types[i].type == t)
+      {
+        *lo = int_types[i].lo, *hi = int_types[i].hi;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Wraps the integer @v to integer type @t as a C conversion would (modulo
+ * 2^bits into the type's range); FALSE when @t is not an integer type
+ * whose values fit in a gint64. */
+static gboolean
+wrap_int (gint64 v, int t, gint64 *out)
+{
+  gint64 lo, hi;
+
+  if (t == PV_ELEM_BOOL)
+    *out = v != 0;
+  else if (!int_range (t, &lo, &hi) || (t == PV_ELEM_UINT64 && v < 0))
+    return FALSE;
+  else if (t == PV_ELEM_INT64 || t == PV_ELEM_UINT64)
+    *out = v;
+  else /* a span of 2^bits, bits < 64: unsigned arithmetic is exact modulo 2^64 */
+    *out = (gint64) ((guint64) lo + ((guint64) v - (guint64) lo) % ((guint64) hi - (guint64) lo + 1));
+  return TRUE;
 }
 
 /* One element of a Cast from @src to @dst, or NULL when not known. */

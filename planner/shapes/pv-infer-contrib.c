@@ -553,13 +553,8 @@ infer_matmul_nbits (PvInferContext *ctx, const PvNode *node)
   const PvAttribute *n_attr = pv_node_find_attr (node, "N");
   g_autofree const PvDimExpr **dims = NULL;
 
-  if (a == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (a) || a->rank < 1)
-    {
-      pv_infer_set_unknown_rank (ctx, 0, a->elem_type);
-      return TRUE;
-    }
+  if (a == NULL || !pv_infer_has_rank (a) || a->rank < 1)
+    return pv_infer_pass_unknown_rank (ctx, a);
   dims = g_new0 (const PvDimExpr *, a->rank);
   pv_infer_copy_dims (dims, a);
   dims[a->rank - 1] = or_fresh (ctx, n_attr != NULL ? cst (ctx, n_attr->i) : NULL, "matmulnbits");
@@ -622,13 +617,8 @@ infer_fused_conv (PvInferContext *ctx, const PvNode *node)
   g_autofree const PvDimExpr **dims = NULL;
   int r, sp;
 
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x) || x->rank < 3)
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x) || x->rank < 3)
+    return pv_infer_pass_unknown_rank (ctx, x);
   if (ap != NULL && ap->type == PV_ATTR_STRING && ap->s != NULL)
     auto_pad = g_strndup (g_bytes_get_data (ap->s, NULL), g_bytes_get_size (ap->s));
   r = x->rank;

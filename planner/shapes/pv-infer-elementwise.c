@@ -234,6 +234,25 @@ broadcast_shapes (PvInferContext *ctx, const PvNode *node, const PvValueShape *c
   return dims;
 }
 
+/* Sets output 0 to @ins broadcast together, of element type @elem, and
+ * returns its dims (*@rank_out of them); with a rank unknown, NULL and
+ * *@rank_out -1, and the output (of unknown rank) is set only when @elem
+ * is known. */
+static const PvDimExpr **
+broadcast_output (PvInferContext *ctx,
+                  const PvNode *node,
+                  const PvValueShape *const *ins,
+                  int n,
+                  int elem,
+                  int *rank_out)
+{
+  const PvDimExpr **dims = broadcast_shapes (ctx, node, ins, n, rank_out);
+
+  if (*rank_out >= 0 || elem != 0)
+    pv_infer_set_output (ctx, 0, elem, *rank_out, dims);
+  return dims;
+}
+
 /* ---- unary ---- */
 
 static gboolean
@@ -422,15 +441,9 @@ broadcast_common (PvInferContext *ctx, const PvNode *node, int n_fixed, DataOp o
     return FALSE;
   if (out_type == OUT_BOOL)
     elem = PV_ELEM_BOOL;
-  dims = broadcast_shapes (ctx, node, ins, m, &rank);
+  dims = broadcast_output (ctx, node, ins, m, elem, &rank);
   if (rank < 0)
-    {
-      if (elem == 0)
-        return FALSE;
-      pv_infer_set_output (ctx, 0, elem, -1, NULL);
-      return TRUE;
-    }
-  pv_infer_set_output (ctx, 0, elem, rank, dims);
+    return elem != 0;
   if (op == D_MOD && pv_infer_attr_int (node, "fmod", 0) != 0)
     op = D_FMOD;
   broadcast_data (ctx, ins, m, rank, dims, op, is_int_type (ins[0]->elem_type));
@@ -476,15 +489,9 @@ infer_where (PvInferContext *ctx, const PvNode *node)
     if ((ins[i] = pv_infer_input (ctx, i)) == NULL)
       return FALSE;
   elem = ins[1]->elem_type ? ins[1]->elem_type : ins[2]->elem_type;
-  dims = broadcast_shapes (ctx, node, ins, 3, &rank);
+  dims = broadcast_output (ctx, node, ins, 3, elem, &rank);
   if (rank < 0)
-    {
-      if (elem == 0)
-        return FALSE;
-      pv_infer_set_output (ctx, 0, elem, -1, NULL);
-      return TRUE;
-    }
-  pv_infer_set_output (ctx, 0, elem, rank, dims);
+    return elem != 0;
 
   if (!data_out_shape (rank, dims, od, &n_out) || !broadcast_elems (ins[0], rank, od, n_out, cond))
     return TRUE;

@@ -466,13 +466,8 @@ infer_slice (PvInferContext *ctx, const PvNode *node)
   const PvDimExpr *const *starts_e = NULL, *const *ends_e = NULL;
   int n;
 
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x))
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x))
+    return pv_infer_pass_unknown_rank (ctx, x);
   r = x->rank;
   n_starts = pv_infer_ints_attr_or_input (ctx, node, "starts", 1, 10, &starts);
   starts_c = n_starts > 0 ? g_memdup2 (starts, sizeof (gint64) * n_starts) : NULL;
@@ -555,13 +550,8 @@ infer_gather (PvInferContext *ctx, const PvNode *node)
   int r, q, axis, out_rank, j = 0;
   g_autofree const PvDimExpr **dims = NULL;
 
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x) || !pv_infer_has_rank (ind))
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x) || !pv_infer_has_rank (ind))
+    return pv_infer_pass_unknown_rank (ctx, x);
   r = x->rank;
   q = ind->rank;
   if (r < 1 || !pv_infer_norm_axis (pv_infer_attr_int (node, "axis", 0), r, &axis))

@@ -24,6 +24,19 @@ pv_infer_nchwc_block_size (void)
   return 8;
 }
 
+/* The output dims of a reorder of @x, to fill in, or NULL when @x has no
+ * channel axis (rank < 2): the output's rank is then unknown, and set so. */
+static const PvDimExpr **
+reorder_dims (PvInferContext *ctx, const PvValueShape *x)
+{
+  if (x->rank < 2)
+    {
+      pv_infer_set_output (ctx, 0, x->elem_type, -1, NULL);
+      return NULL;
+    }
+  return g_new0 (const PvDimExpr *, x->rank);
+}
+
 static gboolean
 infer_reorder_input (PvInferContext *ctx, const PvNode *node)
 {
@@ -36,13 +49,9 @@ infer_reorder_input (PvInferContext *ctx, const PvNode *node)
 
   if (x == NULL)
     return FALSE;
-  if (x->rank < 2)
-    {
-      pv_infer_set_output (ctx, 0, x->elem_type, -1, NULL);
-      return TRUE;
-    }
+  if ((dims = reorder_dims (ctx, x)) == NULL)
+    return TRUE;
   r = x->rank;
-  dims = g_new0 (const PvDimExpr *, r);
   dims[0] = x->dims[0];
   cd = x->dims[last ? r - 1 : 1];
   dims[1] = is_const (cd, &c) ? cst (ctx, (c + b - 1) / b * b) : pv_infer_fresh (ctx, "nchwc");
@@ -63,13 +72,9 @@ infer_reorder_output (PvInferContext *ctx, const PvNode *node)
 
   if (x == NULL || channels <= 0)
     return FALSE;
-  if (x->rank < 2)
-    {
-      pv_infer_set_output (ctx, 0, x->elem_type, -1, NULL);
-      return TRUE;
-    }
+  if ((dims = reorder_dims (ctx, x)) == NULL)
+    return TRUE;
   r = x->rank;
-  dims = g_new0 (const PvDimExpr *, r);
   dims[k++] = x->dims[0];
   if (!last)
     dims[k++] = cst (ctx, channels);

@@ -430,13 +430,8 @@ infer_tile (PvInferContext *ctx, const PvNode *node)
   g_autofree const PvDimExpr **dims = NULL;
 
   (void) node;
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x))
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x))
+    return pv_infer_pass_unknown_rank (ctx, x);
   reps = pv_infer_in_data (ctx, 1, &n);
   if (reps != NULL && n != x->rank)
     {
@@ -461,13 +456,8 @@ infer_pad (PvInferContext *ctx, const PvNode *node)
   g_autofree gint64 *axes_c = NULL;
   g_autofree const PvDimExpr **dims = NULL;
 
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x))
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x))
+    return pv_infer_pass_unknown_rank (ctx, x);
   r = x->rank;
   if (node->opset < 11)
     {
@@ -526,13 +516,8 @@ infer_depth_space (PvInferContext *ctx, const PvNode *node, gboolean to_space)
   const PvDimExpr *dims[4], *bb, *bk;
   const char *prefix = to_space ? "depthtospace" : "spacetodepth";
 
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x) || x->rank != 4 || b <= 0 || b > G_MAXINT32)
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x) || x->rank != 4 || b <= 0 || b > G_MAXINT32)
+    return pv_infer_pass_unknown_rank (ctx, x);
   bk = cst (ctx, b);
   bb = d_mul (ctx, bk, bk);
   dims[0] = x->dims[0];

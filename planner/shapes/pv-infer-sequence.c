@@ -79,13 +79,8 @@ infer_concat_from_sequence (PvInferContext *ctx, const PvNode *node)
   int r, out_rank, axis, j = 0;
   g_autofree const PvDimExpr **dims = NULL;
 
-  if (s == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (s))
-    {
-      pv_infer_set_unknown_rank (ctx, 0, s->elem_type);
-      return TRUE;
-    }
+  if (s == NULL || !pv_infer_has_rank (s))
+    return pv_infer_pass_unknown_rank (ctx, s);
   r = s->rank;
   out_rank = new_axis ? r + 1 : r;
   if (!pv_infer_norm_axis (pv_infer_attr_int (node, "axis", 0), out_rank, &axis))

@@ -20,13 +20,8 @@ infer_det (PvInferContext *ctx, const PvNode *node)
   const PvValueShape *x = pv_infer_input (ctx, 0);
 
   (void) node;
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x) || x->rank < 2)
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x) || x->rank < 2)
+    return pv_infer_pass_unknown_rank (ctx, x);
   pv_infer_set_output (ctx, 0, x->elem_type, x->rank - 2, x->dims);
   return TRUE;
 }
@@ -168,13 +163,8 @@ infer_resize_common (PvInferContext *ctx, const PvNode *node, const double *scal
   int axes[PV_MAX_RANK];
   g_autofree const PvDimExpr **dims = NULL;
 
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x) || x->rank > PV_MAX_RANK)
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x) || x->rank > PV_MAX_RANK)
+    return pv_infer_pass_unknown_rank (ctx, x);
   r = x->rank;
   dims = g_new0 (const PvDimExpr *, MAX (r, 1));
   pv_infer_copy_dims (dims, x);
@@ -374,13 +364,8 @@ infer_center_crop_pad (PvInferContext *ctx, const PvNode *node)
   int n = 0, n_axes, r;
   g_autofree const PvDimExpr **dims = NULL;
 
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x))
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x))
+    return pv_infer_pass_unknown_rank (ctx, x);
   r = x->rank;
   shape = pv_infer_in_data (ctx, 1, &n);
   n_axes = pv_infer_attr_ints (node, "axes", &axes_v);
@@ -418,13 +403,8 @@ infer_dft (PvInferContext *ctx, const PvNode *node)
   gint64 axis_v;
   int r, axis;
 
-  if (x == NULL)
-    return FALSE;
-  if (!pv_infer_has_rank (x) || x->rank < 2)
-    {
-      pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
-      return TRUE;
-    }
+  if (x == NULL || !pv_infer_has_rank (x) || x->rank < 2)
+    return pv_infer_pass_unknown_rank (ctx, x);
   r = x->rank;
   if (node->opset >= 20)
     {
@@ -555,19 +535,7 @@ infer_random (PvInferContext *ctx, const PvNode *node)
 static gboolean
 infer_random_like (PvInferContext *ctx, const PvNode *node)
 {
-  const PvValueShape *x = pv_infer_input (ctx, 0);
-  int elem;
-
-  if (x == NULL)
-    return FALSE;
-  elem = (int) pv_infer_attr_int (node, "dtype", x->elem_type);
-  if (!pv_infer_has_rank (x))
-    {
-      pv_infer_set_unknown_rank (ctx, 0, elem);
-      return TRUE;
-    }
-  pv_infer_set_output (ctx, 0, elem, x->rank, x->dims);
-  return TRUE;
+  return pv_infer_like_input_dtype (ctx, node, -1, NULL);
 }
 
 /* Multinomial: [batch_size, sample_size], dtype default int32. */

@@ -219,20 +219,7 @@ infer_one_hot (PvInferContext *ctx, const PvNode *node)
 static gboolean
 infer_eye_like (PvInferContext *ctx, const PvNode *node)
 {
-  const PvValueShape *x = pv_infer_input (ctx, 0);
-  int elem;
-
-  if (x == NULL)
-    return FALSE;
-  elem = (int) pv_infer_attr_int (node, "dtype", x->elem_type);
-  if (!pv_infer_has_rank (x))
-    {
-      const PvDimExpr *dims[2] = { pv_infer_fresh (ctx, "eyelike"), pv_infer_fresh (ctx, "eyelike") };
-      pv_infer_set_output (ctx, 0, elem, 2, dims);
-      return TRUE;
-    }
-  pv_infer_set_output (ctx, 0, elem, x->rank, x->dims);
-  return TRUE;
+  return pv_infer_like_input_dtype (ctx, node, 2, "eyelike");
 }
 
 /* ---- data-dependent sizes ---- */

@@ -128,6 +128,39 @@ pv_infer_set_unknown_rank (PvInferContext *ctx, int k, int elem_type)
 }
 
 gboolean
+pv_infer_pass_unknown_rank (PvInferContext *ctx, const PvValueShape *x)
+{
+  if (x == NULL)
+    return FALSE;
+  pv_infer_set_unknown_rank (ctx, 0, x->elem_type);
+  return TRUE;
+}
+
+gboolean
+pv_infer_like_input_dtype (PvInferContext *ctx, const PvNode *node, int fresh_rank, const char *fresh_name)
+{
+  const PvValueShape *x = pv_infer_input (ctx, 0);
+  g_autofree const PvDimExpr **dims = NULL;
+  int elem;
+
+  if (x == NULL)
+    return FALSE;
+  elem = (int) pv_infer_attr_int (node, "dtype", x->elem_type);
+  if (pv_infer_has_rank (x))
+    pv_infer_set_output (ctx, 0, elem, x->rank, x->dims);
+  else if (fresh_rank < 0)
+    pv_infer_set_unknown_rank (ctx, 0, elem);
+  else
+    {
+      dims = g_new (const PvDimExpr *, MAX (fresh_rank, 1));
+      for (int i = 0; i < fresh_rank; i++)
+        dims[i] = pv_infer_fresh (ctx, fresh_name);
+      pv_infer_set_output (ctx, 0, elem, fresh_rank, dims);
+    }
+  return TRUE;
+}
+
+gboolean
 pv_infer_set_like (PvInferContext *ctx, int k, const PvValueShape *s)
 {
   if (s == NULL)

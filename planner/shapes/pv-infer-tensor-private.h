@@ -52,6 +52,17 @@ void pv_infer_set_contents (PvInferContext *ctx, int k, const PvDimExpr *const *
 /* Output @k: type @elem_type, rank unknown. */
 void pv_infer_set_unknown_rank (PvInferContext *ctx, int k, int elem_type);
 
+/* For a rule that cannot go on without input @x's rank: FALSE when @x is
+ * NULL (not known yet); else output 0 gets @x's element type and an unknown
+ * rank, and TRUE. */
+gboolean pv_infer_pass_unknown_rank (PvInferContext *ctx, const PvValueShape *x);
+
+/* Output 0 of the *Like ops: input 0's shape, of the type of the "dtype"
+ * attribute or else of input 0. When input 0's rank is unknown, the output
+ * has @fresh_rank fresh dims named @fresh_name, or (@fresh_rank -1) an
+ * unknown rank. FALSE while input 0 is unknown. */
+gboolean pv_infer_like_input_dtype (PvInferContext *ctx, const PvNode *node, int fresh_rank, const char *fresh_name);
+
 /* Integer list from attribute @attr when node->opset < @since_input, else
  * from input @k. Returns the count (>= 0), -1 when given but unknown, -2
  * when absent. An input whose shape is [0] counts as given and empty. */

@@ -125,37 +125,34 @@ value_info_new (const char *name, int elem_type, const char *shape)
   return info;
 }
 
+static Onnx__ValueInfoProto *
+append_value_info (gsize *n, Onnx__ValueInfoProto ***list, const char *name, int elem_type, const char *shape)
+{
+  Onnx__ValueInfoProto *info = value_info_new (name, elem_type, shape);
+
+  APPEND (*n, *list, info);
+  return info;
+}
+
 Onnx__ValueInfoProto *
 pv_onnx_graph_add_input (PvOnnxGraph *graph, const char *name, int elem_type, const char *shape)
 {
-  Onnx__ValueInfoProto *info;
-
   g_return_val_if_fail (graph && name, NULL);
-  info = value_info_new (name, elem_type, shape);
-  APPEND (graph->n_input, graph->input, info);
-  return info;
+  return append_value_info (&graph->n_input, &graph->input, name, elem_type, shape);
 }
 
 Onnx__ValueInfoProto *
 pv_onnx_graph_add_output (PvOnnxGraph *graph, const char *name, int elem_type, const char *shape)
 {
-  Onnx__ValueInfoProto *info;
-
   g_return_val_if_fail (graph && name, NULL);
-  info = value_info_new (name, elem_type, shape);
-  APPEND (graph->n_output, graph->output, info);
-  return info;
+  return append_value_info (&graph->n_output, &graph->output, name, elem_type, shape);
 }
 
 Onnx__ValueInfoProto *
 pv_onnx_graph_add_value_info (PvOnnxGraph *graph, const char *name, int elem_type, const char *shape)
 {
-  Onnx__ValueInfoProto *info;
-
   g_return_val_if_fail (graph && name, NULL);
-  info = value_info_new (name, elem_type, shape);
-  APPEND (graph->n_value_info, graph->value_info, info);
-  return info;
+  return append_value_info (&graph->n_value_info, &graph->value_info, name, elem_type, shape);
 }
 
 /* Tensors */
@@ -206,29 +203,31 @@ tensor_alloc_raw (Onnx__TensorProto *tensor, gsize raw_len)
   return data + prefix_len;
 }
 
-/* ONNX raw_data is little-endian whatever the host is. */
+/* ONNX raw_data is little-endian whatever the host is: @n values of
+ * @elem_size bytes (4 or 8) into @raw. */
 static void
-floats_to_raw (guint8 *raw, const float *values, gsize n)
+values_to_raw (guint8 *raw, const void *values, gsize n, gsize elem_size)
 {
-  for (gsize i = 0; i < n; i++)
-    {
-      guint32 bits;
+  const guint8 *in = values;
 
-      memcpy (&bits, &values[i], sizeof bits);
-      bits = GUINT32_TO_LE (bits);
-      memcpy (raw + i * sizeof bits, &bits, sizeof bits);
-    }
-}
+  for (gsize i = 0; i < n; i++, in += elem_size, raw += elem_size)
+    if (elem_size == 4)
+      {
+        guint32 bits;
 
-static void
-int64s_to_raw (guint8 *raw, const gint64 *values, gsize n)
-{
-  for (gsize i = 0; i < n; i++)
-    {
-      guint64 bits = GUINT64_TO_LE ((guint64) values[i]);
+        memcpy (&bits, in, sizeof bits);
+        bits = GUINT32_TO_LE (bits);
+        memcpy (raw, &bits, sizeof bits);
+      }
+    else
+      {
+        guint64 bits;
 
-      memcpy (raw + i * sizeof bits, &bits, sizeof bits);
-    }
+        g_assert (elem_size == sizeof bits);
+        memcpy (&bits, in, sizeof bits);
+        bits = GUINT64_TO_LE (bits);
+        memcpy (raw, &bits, sizeof bits);
+      }
 }
 
 gpointer
@@ -265,6 +264,24 @@ pv_onnx_graph_add_initializer (PvOnnxGraph *graph,
   return graph->initializer[graph->n_initializer - 1];
 }
 
+/* The typed conveniences: values of @elem_size bytes, as many as @dims holds. */
+static Onnx__TensorProto *
+add_initializer_values (PvOnnxGraph *graph,
+                        const char *name,
+                        int elem_type,
+                        const gint64 *dims,
+                        gsize n_dims,
+                        const void *values,
+                        gsize elem_size)
+{
+  gsize n = n_elements (dims, n_dims);
+
+  g_return_val_if_fail (graph && name && (values || n == 0), NULL);
+  values_to_raw (pv_onnx_graph_add_initializer_alloc (graph, name, elem_type, dims, n_dims, n * elem_size),
+                 values, n, elem_size);
+  return graph->initializer[graph->n_initializer - 1];
+}
+
 Onnx__TensorProto *
 pv_onnx_graph_add_initializer_floats (PvOnnxGraph *graph,
                                       const char *name,
@@ -272,14 +289,8 @@ pv_onnx_graph_add_initializer_floats (PvOnnxGraph *graph,
                                       gsize n_dims,
                                       const float *values)
 {
-  gsize n = n_elements (dims, n_dims);
-  guint8 *payload;
-
-  g_return_val_if_fail (graph && name && (values || n == 0), NULL);
-  payload = pv_onnx_graph_add_initializer_alloc (graph, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT,
-                                                 dims, n_dims, n * sizeof (float));
-  floats_to_raw (payload, values, n);
-  return graph->initializer[graph->n_initializer - 1];
+  return add_initializer_values (graph, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, dims, n_dims, values,
+                                 sizeof *values);
 }
 
 Onnx__TensorProto *
@@ -289,14 +300,8 @@ pv_onnx_graph_add_initializer_int64s (PvOnnxGraph *graph,
                                       gsize n_dims,
                                       const gint64 *values)
 {
-  gsize n = n_elements (dims, n_dims);
-  guint8 *payload;
-
-  g_return_val_if_fail (graph && name && (values || n == 0), NULL);
-  payload = pv_onnx_graph_add_initializer_alloc (graph, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64,
-                                                 dims, n_dims, n * sizeof (gint64));
-  int64s_to_raw (payload, values, n);
-  return graph->initializer[graph->n_initializer - 1];
+  return add_initializer_values (graph, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, dims, n_dims, values,
+                                 sizeof *values);
 }
 
 static void
@@ -354,6 +359,21 @@ pv_onnx_graph_add_node (PvOnnxGraph *graph,
   node->input = strv_copy_counted (inputs, &node->n_input);
   node->output = strv_copy_counted (outputs, &node->n_output);
   APPEND (graph->n_node, graph->node, node);
+  return node;
+}
+
+PvOnnxNode *
+pv_onnx_graph_add_if (PvOnnxGraph *graph,
+                      const char *name,
+                      const char *cond,
+                      const char *const *outputs,
+                      PvOnnxGraph *then_branch,
+                      PvOnnxGraph *else_branch)
+{
+  PvOnnxNode *node = pv_onnx_graph_add_node (graph, "If", name, (const char *const[]) { cond, NULL }, outputs);
+
+  pv_onnx_node_add_attr_graph (node, "then_branch", then_branch);
+  pv_onnx_node_add_attr_graph (node, "else_branch", else_branch);
   return node;
 }
 
@@ -467,6 +487,23 @@ pv_onnx_node_add_attr_tensor (PvOnnxNode *node,
     memcpy (payload, raw, raw_len);
 }
 
+/* The typed conveniences: values of @elem_size bytes, as many as @dims holds. */
+static void
+node_add_attr_tensor_values (PvOnnxNode *node,
+                             const char *name,
+                             int elem_type,
+                             const gint64 *dims,
+                             gsize n_dims,
+                             const void *values,
+                             gsize elem_size)
+{
+  gsize n = n_elements (dims, n_dims);
+
+  g_return_if_fail (node && name && (values || n == 0));
+  values_to_raw (node_add_attr_tensor_alloc (node, name, elem_type, dims, n_dims, n * elem_size), values, n,
+                 elem_size);
+}
+
 void
 pv_onnx_node_add_attr_tensor_floats (PvOnnxNode *node,
                                      const char *name,
@@ -474,12 +511,7 @@ pv_onnx_node_add_attr_tensor_floats (PvOnnxNode *node,
                                      gsize n_dims,
                                      const float *values)
 {
-  gsize n = n_elements (dims, n_dims);
-
-  g_return_if_fail (node && name && (values || n == 0));
-  floats_to_raw (node_add_attr_tensor_alloc (node, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT,
-                                             dims, n_dims, n * sizeof (float)),
-                 values, n);
+  node_add_attr_tensor_values (node, name, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, dims, n_dims, values, sizeof *values);
 }
 
 void
@@ -489,12 +521,7 @@ pv_onnx_node_add_attr_tensor_int64s (PvOnnxNode *node,
                                      gsize n_dims,
                                      const gint64 *values)
 {
-  gsize n = n_elements (dims, n_dims);
-
-  g_return_if_fail (node && name && (values || n == 0));
-  int64s_to_raw (node_add_attr_tensor_alloc (node, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64,
-                                             dims, n_dims, n * sizeof (gint64)),
-                 values, n);
+  node_add_attr_tensor_values (node, name, ONNX__TENSOR_PROTO__DATA_TYPE__INT64, dims, n_dims, values, sizeof *values);
 }
 
 void

@@ -163,6 +163,16 @@ PvOnnxNode *pv_onnx_graph_add_node (PvOnnxGraph *graph,
                                     const char *const *inputs,
                                     const char *const *outputs);
 
+/* Appends an If node on the boolean @cond with the outputs @outputs and
+ * its two branches (taking ownership of both, as
+ * pv_onnx_node_add_attr_graph() does). */
+PvOnnxNode *pv_onnx_graph_add_if (PvOnnxGraph *graph,
+                                  const char *name,
+                                  const char *cond,
+                                  const char *const *outputs,
+                                  PvOnnxGraph *then_branch,
+                                  PvOnnxGraph *else_branch);
+
 /* Nodes */
 
 /* Sets the operator domain ("com.microsoft", ...); unset means ONNX's own. */

@@ -1,6 +1,11 @@
 /* pv-test-model.c: models built in tests, loaded (and inferred) in one call. */
 #include "pv-test-model.h"
 
+#include <string.h>
+
+#include "pv-element-type.h"
+#include "pv-onnx-text.h"
+
 PvOnnxBuilder *
 pv_test_builder_new (gint64 opset)
 {
@@ -23,6 +28,34 @@ pv_test_load_built (PvOnnxBuilder *builder, const char *name)
   return model;
 }
 
+PvModel *
+pv_test_load_text (const char *inputs, const char *nodes, const char *outputs)
+{
+  PvOnnxBuilder *b = pv_test_builder_new (17);
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_inputs (g, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, inputs);
+  pv_onnx_graph_add_nodes (g, nodes);
+  pv_onnx_graph_add_outputs (g, ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, outputs);
+  return pv_test_load_built (b, "test.onnx");
+}
+
+PvSession *
+pv_test_session_new (const PvModel *model, const PvKernelTable *kernels, const char *partition, GHashTable *bounds)
+{
+  PvSessionOptions options = { 0 };
+  g_autoptr (GError) error = NULL;
+  PvSession *s;
+
+  options.partition_text = partition;
+  options.partition_len = partition ? strlen (partition) : 0;
+  options.bounds = bounds;
+  s = pv_session_new (model, kernels, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (s);
+  return s;
+}
+
 PvTestInferred
 pv_test_infer (PvOnnxBuilder *builder)
 {
@@ -40,8 +73,9 @@ pv_test_infer (PvOnnxBuilder *builder)
 void
 pv_test_inferred_clear (PvTestInferred *inferred)
 {
-  pv_shape_info_free (inferred->info);
-  pv_model_free (inferred->model);
+  g_clear_pointer (&inferred->info, pv_shape_info_free);
+  g_clear_pointer (&inferred->model, pv_model_free);
+  inferred->pool = NULL;
 }
 
 const PvValueShape *
@@ -76,6 +110,23 @@ pv_test_shape_text (const PvTestInferred *inferred, const char *name)
   const PvValueShape *s = pv_test_inferred_shape (inferred, name);
 
   return s->rank < 0 ? g_strdup ("?") : pv_test_dims_text (s->dims, s->rank, "[", "]");
+}
+
+char *
+pv_test_shapes_text (const PvTestInferred *inferred, gboolean typed, const char *expected)
+{
+  g_auto (GStrv) items = g_strsplit (expected, "; ", -1);
+  GString *got = g_string_new (NULL);
+
+  for (int i = 0; items[i]; i++)
+    {
+      g_autofree char *name = g_strndup (items[i], strcspn (items[i], "="));
+      g_autofree char *dims = pv_test_shape_text (inferred, name);
+      const char *type = typed ? pv_element_type_name (pv_test_inferred_shape (inferred, name)->elem_type) : "";
+
+      g_string_append_printf (got, "%s%s=%s%s", i ? "; " : "", name, type, dims);
+    }
+  return g_string_free (got, FALSE);
 }
 
 char *

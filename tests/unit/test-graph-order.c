@@ -3,6 +3,7 @@
 #include "pv-graph-order.h"
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-test-model.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
@@ -30,35 +31,16 @@ assert_order (const PvGraph *g, const char *expected)
 static void
 test_chain (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvModel) m = pv_test_load_text ("x:4", "Relu n0 x>a; Relu n1 a>b; Relu n2 b>y", "y:4");
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
-  pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("b"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  m = pv_test_load_built (b, "test.onnx");
   assert_order (m->graph, "n0,n1,n2");
 }
 
 static void
 test_independent (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvModel) m = pv_test_load_text ("x:4", "Relu n0 x>y0; Relu n1 x>y1; Relu n2 x>y2", "y0:4 y1:4 y2:4");
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  for (int i = 0; i < 3; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("n%d", i);
-      g_autofree char *out = g_strdup_printf ("y%d", i);
-      pv_onnx_graph_add_node (g, "Relu", name, N ("x"), N (out));
-      pv_onnx_graph_add_output (g, out, F, "4");
-    }
-  m = pv_test_load_built (b, "test.onnx");
   /* The highest-index leaf is explored first. */
   assert_order (m->graph, "n2,n1,n0");
 }
@@ -66,31 +48,13 @@ test_independent (void)
 static void
 test_fan_out_and_in (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvModel) out = pv_test_load_text ("x:4", "Relu n0 x>a; Relu n1 a>b; Relu n2 a>c", "b:4 c:4");
+  g_autoptr (PvModel) in = pv_test_load_text ("x:4", "Relu n0 x>a; Relu n1 x>b; Add n2 a,b>y", "y:4");
 
   /* n0 feeds n1 and n2 -> 0,2,1 */
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
-  pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("b"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", N ("a"), N ("c"));
-  pv_onnx_graph_add_output (g, "b", F, "4");
-  pv_onnx_graph_add_output (g, "c", F, "4");
-  m = pv_test_load_built (b, "test.onnx");
-  assert_order (m->graph, "n0,n2,n1");
-  g_clear_pointer (&m, pv_model_free);
-
+  assert_order (out->graph, "n0,n2,n1");
   /* n0 and n1 feed n2 -> 1,0,2 */
-  b = pv_test_builder_new (17);
-  g = pv_onnx_builder_get_graph (b);
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
-  pv_onnx_graph_add_node (g, "Relu", "n1", N ("x"), N ("b"));
-  pv_onnx_graph_add_node (g, "Add", "n2", N ("a", "b"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  m = pv_test_load_built (b, "test.onnx");
-  assert_order (m->graph, "n1,n0,n2");
+  assert_order (in->graph, "n1,n0,n2");
 }
 
 static void
@@ -157,15 +121,8 @@ test_constants_become_initializers (void)
 static void
 test_useless_node_dropped (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvModel) m = pv_test_load_text ("x:4", "Relu n0 x>y; NoOp useless >", "y:4");
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("y"));
-  pv_onnx_graph_add_node (g, "NoOp", "useless", NULL, NULL);
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  m = pv_test_load_built (b, "test.onnx");
   g_assert_cmpint (m->graph->n_nodes, ==, 1);
   g_assert_cmpint (pv_graph_find_node (m->graph, "useless"), ==, -1);
 }
@@ -173,15 +130,8 @@ test_useless_node_dropped (void)
 static void
 test_missing_optional_input (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvModel) m = pv_test_load_text ("x:4 max:", "Clip clip x,,max>y,", "y:4");
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_input (g, "max", F, "");
-  pv_onnx_graph_add_node (g, "Clip", "clip", N ("x", "", "max"), N ("y", ""));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  m = pv_test_load_built (b, "test.onnx");
   g_assert_cmpint (m->graph->nodes[0].n_inputs, ==, 3);
   g_assert_cmpint (m->graph->nodes[0].inputs[1], ==, -1);
   g_assert_cmpint (m->graph->nodes[0].inputs[2], ==, pv_graph_find_value (m->graph, "max"));
@@ -201,13 +151,10 @@ test_ort_value_indices (void)
 
   /* Inputs first (also unused ones), then per node in model order: inputs,
    * outputs; initializers at first use. The unused initializer gets none. */
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_input (g, "unused_input", F, "4");
+  pv_onnx_graph_add_inputs (g, F, "x:4 unused_input:4");
   pv_onnx_graph_add_initializer_floats (g, "unused_w", dims, 1, w);
   pv_onnx_graph_add_initializer_floats (g, "w", dims, 1, w);
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
-  pv_onnx_graph_add_node (g, "Add", "n1", N ("a", "w"), N ("b"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("y"));
+  pv_onnx_graph_add_nodes (g, "Relu n0 x>a; Add n1 a,w>b; Relu n2 b>y");
   pv_onnx_graph_add_output (g, "y", F, "4");
   m = pv_test_load_built (b, "test.onnx");
   g_assert_cmpint (m->graph->n_ort_values, ==, G_N_ELEMENTS (expected));
@@ -228,7 +175,6 @@ test_if_outer_scope (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
-  PvOnnxNode *if_node;
   g_autoptr (PvModel) m = NULL;
   const PvGraph *main_g, *then_pv;
   const PvNode *if_pv;
@@ -236,16 +182,13 @@ test_if_outer_scope (void)
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_input (g, "cond", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, "");
-  pv_onnx_graph_add_node (g, "Relu", "make_a", N ("x"), N ("a"));
-  pv_onnx_graph_add_node (g, "Sigmoid", "make_b", N ("x"), N ("b"));
+  pv_onnx_graph_add_nodes (g, "Relu make_a x>a; Sigmoid make_b x>b");
   /* then: a + b (both outer); else: Neg(a). */
   pv_onnx_graph_add_node (then_g, "Add", "then_add", N ("a", "b"), N ("t"));
   pv_onnx_graph_add_output (then_g, "t", F, "4");
   pv_onnx_graph_add_node (else_g, "Neg", "else_neg", N ("a"), N ("e"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
-  if_node = pv_onnx_graph_add_node (g, "If", "if", N ("cond"), N ("y"));
-  pv_onnx_node_add_attr_graph (if_node, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (if_node, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "if", "cond", N ("y"), then_g, else_g);
   pv_onnx_graph_add_output (g, "y", F, "4");
   m = pv_test_load_built (b, "test.onnx");
 
@@ -285,7 +228,6 @@ test_nested_outer_scope (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *outer_then = pv_onnx_graph_new ("outer_then"), *outer_else = pv_onnx_graph_new ("outer_else");
   PvOnnxGraph *inner_then = pv_onnx_graph_new ("inner_then"), *inner_else = pv_onnx_graph_new ("inner_else");
-  PvOnnxNode *n;
   g_autoptr (PvModel) m = NULL;
   const PvNode *outer_if, *inner_if;
   const PvGraph *level1;
@@ -297,15 +239,11 @@ test_nested_outer_scope (void)
   pv_onnx_graph_add_output (inner_then, "t2", F, "4");
   pv_onnx_graph_add_node (inner_else, "Identity", "deep_id", N ("x"), N ("e2"));
   pv_onnx_graph_add_output (inner_else, "e2", F, "4");
-  n = pv_onnx_graph_add_node (outer_then, "If", "inner_if", N ("c"), N ("t1"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", inner_then);
-  pv_onnx_node_add_attr_graph (n, "else_branch", inner_else);
+  pv_onnx_graph_add_if (outer_then, "inner_if", "c", N ("t1"), inner_then, inner_else);
   pv_onnx_graph_add_output (outer_then, "t1", F, "4");
   pv_onnx_graph_add_node (outer_else, "Identity", "id", N ("x"), N ("e1"));
   pv_onnx_graph_add_output (outer_else, "e1", F, "4");
-  n = pv_onnx_graph_add_node (g, "If", "outer_if", N ("c"), N ("y"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", outer_then);
-  pv_onnx_node_add_attr_graph (n, "else_branch", outer_else);
+  pv_onnx_graph_add_if (g, "outer_if", "c", N ("y"), outer_then, outer_else);
   pv_onnx_graph_add_output (g, "y", F, "4");
   m = pv_test_load_built (b, "test.onnx");
 
@@ -332,9 +270,7 @@ test_cast_like_inlined (void)
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_input (g, "like", ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16, "1");
-  pv_onnx_graph_add_node (g, "CastLike", "cl", N ("x", "t"), N ("c"));
-  pv_onnx_graph_add_node (g, "Relu", "target", N ("like"), N ("t"));
-  pv_onnx_graph_add_node (g, "Relu", "after", N ("c"), N ("y"));
+  pv_onnx_graph_add_nodes (g, "CastLike cl x,t>c; Relu target like>t; Relu after c>y");
   pv_onnx_graph_add_output (g, "y", F, "4");
   m = pv_test_load_built (b, "test.onnx");
   /* ids: target 0, after 1, Cast 2. "target" lost its only edge: a leaf. */

@@ -8,6 +8,7 @@
 #include "pv-element-type.h"
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-shape-inference.h"
 #include "pv-test-model.h"
 
@@ -26,6 +27,8 @@
   }                                                              \
   G_STMT_END
 
+/* Several at once: "a=...; b=..." */
+#define assert_shapes(r, expected) pv_test_assert_shapes (r, FALSE, expected)
 #define assert_data pv_test_assert_data
 
 #define assert_type(r, name, t) g_assert_cmpint (pv_test_inferred_shape (r, name)->elem_type, ==, t)
@@ -42,11 +45,15 @@ cst (const PvTestInferred *r, gint64 v)
   return pv_dim_const (r->pool, v);
 }
 
-/* An untyped graph output: nothing stated to merge with. */
+/* Untyped graph outputs, @names separated by ' ': nothing stated to merge
+ * with. */
 static void
-out (PvOnnxGraph *g, const char *name)
+out (PvOnnxGraph *g, const char *names)
 {
-  pv_onnx_graph_add_output (g, name, 0, NULL);
+  g_auto (GStrv) list = g_strsplit (names, " ", -1);
+
+  for (int i = 0; list[i]; i++)
+    pv_onnx_graph_add_output (g, list[i], 0, NULL);
 }
 
 static void
@@ -64,24 +71,15 @@ test_unary_and_cast (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,3");
   pv_onnx_graph_add_input (g, "like", D, "1");
-  pv_onnx_graph_add_node (g, "Relu", NULL, N ("x"), N ("relu"));
-  pv_onnx_graph_add_node (g, "IsNaN", NULL, N ("x"), N ("isnan"));
+  pv_onnx_graph_add_nodes (g, "Relu x>relu; IsNaN x>isnan");
   n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("x"), N ("cast"));
   pv_onnx_node_add_attr_int (n, "to", I32);
-  pv_onnx_graph_add_node (g, "CastLike", NULL, N ("x", "like"), N ("castlike"));
-  n = pv_onnx_graph_add_node (g, "Dropout", NULL, N ("x"), N ("drop", "mask"));
-  pv_onnx_graph_add_node (g, "Clip", NULL, N ("x"), N ("clip"));
-  out (g, "relu");
-  out (g, "isnan");
-  out (g, "cast");
-  out (g, "castlike");
-  out (g, "drop");
-  out (g, "mask");
-  out (g, "clip");
+  pv_onnx_graph_add_nodes (g, "CastLike x,like>castlike; Dropout x>drop,mask; Clip x>clip");
+  out (g, "relu isnan cast castlike drop mask clip");
   r = pv_test_infer (b);
 
   assert_shape (&r, "relu", "[batch,3]");
@@ -90,12 +88,9 @@ test_unary_and_cast (void)
   assert_shape (&r, "isnan", "[batch,3]");
   assert_type (&r, "cast", PV_ELEM_INT32);
   assert_type (&r, "castlike", PV_ELEM_DOUBLE);
-  assert_shape (&r, "castlike", "[batch,3]");
-  assert_shape (&r, "drop", "[batch,3]");
+  assert_shapes (&r, "castlike=[batch,3]; drop=[batch,3]");
   assert_type (&r, "mask", PV_ELEM_BOOL);
-  assert_shape (&r, "mask", "[batch,3]");
-  assert_shape (&r, "clip", "[batch,3]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "mask=[batch,3]; clip=[batch,3]");
 }
 
 static void
@@ -103,45 +98,21 @@ test_broadcast (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,1,64");
-  pv_onnx_graph_add_input (g, "y", F, "seq,1");
-  pv_onnx_graph_add_input (g, "one", F, "1");
-  pv_onnx_graph_add_input (g, "a", F, "a,8");
-  pv_onnx_graph_add_input (g, "bb", F, "b,8");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,1,64 y:seq,1 one:1 a:a,8 bb:b,8");
   pv_onnx_graph_add_input (g, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, "batch,1,1");
-  pv_onnx_graph_add_input (g, "u", F, NULL);
-  pv_onnx_graph_add_input (g, "three", F, "3");
-  pv_onnx_graph_add_input (g, "four", F, "4");
-  pv_onnx_graph_add_node (g, "Add", NULL, N ("x", "y"), N ("sum"));
-  pv_onnx_graph_add_node (g, "Add", NULL, N ("three", "four"), N ("bad"));
-  pv_onnx_graph_add_node (g, "Mul", NULL, N ("x", "one"), N ("prod"));
-  pv_onnx_graph_add_node (g, "Sub", NULL, N ("a", "bb"), N ("diff"));
-  pv_onnx_graph_add_node (g, "Less", NULL, N ("x", "y"), N ("less"));
-  pv_onnx_graph_add_node (g, "Where", NULL, N ("c", "x", "y"), N ("where"));
-  pv_onnx_graph_add_node (g, "Max", NULL, N ("x", "y", "one"), N ("max"));
-  pv_onnx_graph_add_node (g, "Pow", NULL, N ("x", "u"), N ("pow"));
-  pv_onnx_graph_add_node (g, "PRelu", NULL, N ("x", "one"), N ("prelu"));
-  out (g, "sum");
-  out (g, "prod");
-  out (g, "diff");
-  out (g, "less");
-  out (g, "where");
-  out (g, "max");
-  out (g, "pow");
-  out (g, "prelu");
-  out (g, "bad");
+  pv_onnx_graph_add_inputs (g, F, "u three:3 four:4");
+  pv_onnx_graph_add_nodes (g, "Add x,y>sum; Add three,four>bad; Mul x,one>prod; Sub a,bb>diff; Less x,y>less; "
+                              "Where c,x,y>where; Max x,y,one>max; Pow x,u>pow; PRelu x,one>prelu");
+  out (g, "sum prod diff less where max pow prelu bad");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "sum", "[batch,seq,64]");
-  assert_shape (&r, "prod", "[batch,1,64]");
+  assert_shapes (&r, "sum=[batch,seq,64]; prod=[batch,1,64]");
   assert_type (&r, "less", PV_ELEM_BOOL);
   assert_shape (&r, "less", "[batch,seq,64]");
   assert_type (&r, "where", PV_ELEM_FLOAT);
-  assert_shape (&r, "where", "[batch,seq,64]");
-  assert_shape (&r, "max", "[batch,seq,64]");
-  assert_shape (&r, "prelu", "[batch,1,64]");
+  assert_shapes (&r, "where=[batch,seq,64]; max=[batch,seq,64]; prelu=[batch,1,64]");
   /* a vs b: unified, so both inputs and the output name one class. */
   g_assert_true (sym (&r, "a") == sym (&r, "b"));
   g_assert_true (pv_test_inferred_shape (&r, "diff")->dims[0] == sym (&r, "a"));
@@ -153,7 +124,6 @@ test_broadcast (void)
   g_assert_nonnull (pv_shape_info_warnings (r.info)[0]);
   g_assert_cmpint (pv_test_inferred_shape (&r, "bad")->rank, ==, 1);
   g_assert_false (pv_dim_is_const (pv_test_inferred_shape (&r, "bad")->dims[0], NULL));
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -164,7 +134,7 @@ test_data_propagation (void)
   const gint64 heads[] = { 1, 1, 12 }, neg[] = { -7, 7 }, two[] = { 2 }, one[] = { 1 };
   const gint64 other[] = { 0, 0, -1 }, l[] = { 2, 3 }, rr[] = { 2, 4 };
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   int64s (g, "heads", heads, 3);
@@ -176,22 +146,12 @@ test_data_propagation (void)
   pv_onnx_graph_add_initializer (g, "cond", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, (gint64[]) { 3 }, 1,
                                  (const guint8[]) { 1, 0, 1 }, 3);
   int64s (g, "other", other, 3);
-  pv_onnx_graph_add_node (g, "Shape", NULL, N ("x"), N ("shape"));
-  pv_onnx_graph_add_node (g, "Div", NULL, N ("shape", "heads"), N ("per_head"));
-  pv_onnx_graph_add_node (g, "Mul", NULL, N ("shape", "heads"), N ("scaled"));
-  pv_onnx_graph_add_node (g, "Add", NULL, N ("shape", "one"), N ("plus1"));
-  pv_onnx_graph_add_node (g, "Sub", NULL, N ("shape", "shape"), N ("zero"));
-  pv_onnx_graph_add_node (g, "Div", NULL, N ("neg", "two"), N ("trunc"));
-  pv_onnx_graph_add_node (g, "Div", NULL, N ("shape", "two"), N ("inexact"));
-  pv_onnx_graph_add_node (g, "Equal", NULL, N ("l", "rr"), N ("eq"));
-  pv_onnx_graph_add_node (g, "Equal", NULL, N ("shape", "heads"), N ("eq_sym"));
-  pv_onnx_graph_add_node (g, "Where", NULL, N ("cond", "shape", "other"), N ("where"));
-  pv_onnx_graph_add_node (g, "Neg", NULL, N ("neg"), N ("negated"));
-  pv_onnx_graph_add_node (g, "Abs", NULL, N ("neg"), N ("abs"));
-  pv_onnx_graph_add_node (g, "Max", NULL, N ("shape", "one"), N ("max"));
+  pv_onnx_graph_add_nodes (g, "Shape x>shape; Div shape,heads>per_head; Mul shape,heads>scaled; Add shape,one>plus1; "
+                              "Sub shape,shape>zero; Div neg,two>trunc; Div shape,two>inexact; Equal l,rr>eq; "
+                              "Equal shape,heads>eq_sym; Where cond,shape,other>where; Neg neg>negated; Abs neg>abs; "
+                              "Max shape,one>max");
   pv_onnx_graph_add_initializer_int64s (g, "zero_scalar", NULL, 0, (const gint64[]) { 0 });
-  pv_onnx_graph_add_node (g, "Clip", NULL, N ("neg", "zero_scalar"), N ("clipped"));
-  pv_onnx_graph_add_node (g, "Identity", NULL, N ("shape"), N ("ident"));
+  pv_onnx_graph_add_nodes (g, "Clip neg,zero_scalar>clipped; Identity shape>ident");
   n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("shape"), N ("as_float"));
   pv_onnx_node_add_attr_int (n, "to", F);
   n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("as_float"), N ("back"));
@@ -200,22 +160,7 @@ test_data_propagation (void)
   pv_onnx_node_add_attr_int (n, "to", F);
   n = pv_onnx_graph_add_node (g, "Cast", NULL, N ("neg_float"), N ("neg_int"));
   pv_onnx_node_add_attr_int (n, "to", I32);
-  out (g, "per_head");
-  out (g, "scaled");
-  out (g, "plus1");
-  out (g, "zero");
-  out (g, "trunc");
-  out (g, "inexact");
-  out (g, "eq");
-  out (g, "eq_sym");
-  out (g, "where");
-  out (g, "negated");
-  out (g, "abs");
-  out (g, "max");
-  out (g, "clipped");
-  out (g, "ident");
-  out (g, "back");
-  out (g, "neg_int");
+  out (g, "per_head scaled plus1 zero trunc inexact eq eq_sym where negated abs max clipped ident back neg_int");
   r = pv_test_infer (b);
 
   assert_data (&r, "shape", "{batch,seq,768}");
@@ -244,7 +189,6 @@ test_data_propagation (void)
   assert_type (&r, "back", PV_ELEM_INT64);
   assert_data (&r, "neg_int", "{-7,7}");
   assert_type (&r, "neg_int", PV_ELEM_INT32);
-  pv_test_inferred_clear (&r);
 }
 
 /* ---- nn ---- */
@@ -256,15 +200,10 @@ test_conv (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 two[] = { 2, 2 }, pads[] = { 1, 1, 1, 1 };
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
   const PvDimExpr *one, *h, *w;
 
-  pv_onnx_graph_add_input (g, "x", F, "N,3,H,W");
-  pv_onnx_graph_add_input (g, "w", F, "16,3,3,3");
-  pv_onnx_graph_add_input (g, "xc", F, "1,1,7,5");
-  pv_onnx_graph_add_input (g, "wc", F, "2,1,3,3");
-  pv_onnx_graph_add_input (g, "xt", F, "1,1,3,3");
-  pv_onnx_graph_add_input (g, "wt", F, "1,2,3,3");
+  pv_onnx_graph_add_inputs (g, F, "x:N,3,H,W w:16,3,3,3 xc:1,1,7,5 wc:2,1,3,3 xt:1,1,3,3 wt:1,2,3,3");
   n = pv_onnx_graph_add_node (g, "Conv", NULL, N ("x", "w"), N ("y"));
   pv_onnx_node_add_attr_ints (n, "strides", two, 2);
   pv_onnx_node_add_attr_ints (n, "pads", pads, 4);
@@ -276,22 +215,12 @@ test_conv (void)
   pv_onnx_node_add_attr_ints (n, "pads", pads, 4);
   n = pv_onnx_graph_add_node (g, "Conv", NULL, N ("xc", "wc"), N ("dil"));
   pv_onnx_node_add_attr_ints (n, "dilations", two, 2);
-  n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt"));
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 2 }, 2);
-  pv_onnx_node_add_attr_ints (n, "output_padding", (gint64[]) { 1, 1 }, 2);
+  pv_onnx_graph_add_nodes (g, "ConvTranspose xt,wt>yt strides=[3,2] output_padding=[1,1]");
   n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt_same"));
   pv_onnx_node_add_attr_ints (n, "strides", two, 2);
   pv_onnx_node_add_attr_string (n, "auto_pad", "SAME_UPPER");
-  n = pv_onnx_graph_add_node (g, "ConvTranspose", NULL, N ("xt", "wt"), N ("yt_shape"));
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 2 }, 2);
-  pv_onnx_node_add_attr_ints (n, "output_shape", (gint64[]) { 10, 8 }, 2);
-  out (g, "y");
-  out (g, "same");
-  out (g, "yc");
-  out (g, "dil");
-  out (g, "yt");
-  out (g, "yt_same");
-  out (g, "yt_shape");
+  pv_onnx_graph_add_nodes (g, "ConvTranspose xt,wt>yt_shape strides=[3,2] output_shape=[10,8]");
+  out (g, "y same yc dil yt yt_same yt_shape");
   r = pv_test_infer (b);
 
   /* floor((H + 1 + 1 - 3)/2) + 1 = floor((H-1)/2) + 1 */
@@ -307,13 +236,9 @@ test_conv (void)
     g_assert_true (y->dims[3] == w);
   }
   g_assert_true (pv_test_inferred_shape (&r, "same")->dims[2] == pv_dim_ceil_div (r.pool, sym (&r, "H"), 2));
-  assert_shape (&r, "yc", "[1,2,4,3]");
-  assert_shape (&r, "dil", "[1,2,3,1]");
+  assert_shapes (&r, "yc=[1,2,4,3]; dil=[1,2,3,1]");
   /* stride*(in-1) + output_padding + k - pads: 3*2+1+3 = 10, 2*2+1+3 = 8 */
-  assert_shape (&r, "yt", "[1,2,10,8]");
-  assert_shape (&r, "yt_same", "[1,2,6,6]");
-  assert_shape (&r, "yt_shape", "[1,2,10,8]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "yt=[1,2,10,8]; yt_same=[1,2,6,6]; yt_shape=[1,2,10,8]");
 }
 
 static void
@@ -321,47 +246,22 @@ test_pool (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "1,1,4,4");
-  pv_onnx_graph_add_input (g, "small", F, "1,3,2,2");
-  pv_onnx_graph_add_input (g, "img", F, "N,C,H,W");
-  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("x"), N ("ceil", "idx"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
-  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
-  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("x"), N ("floor"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
+  pv_onnx_graph_add_inputs (g, F, "x:1,1,4,4 small:1,3,2,2 img:N,C,H,W");
+  pv_onnx_graph_add_nodes (g, "MaxPool x>ceil,idx kernel_shape=[3,3] strides=[2,2] ceil_mode=1; "
+                              "MaxPool x>floor kernel_shape=[3,3] strides=[2,2]");
   /* The last ceil window would start in the right padding: dropped. */
-  n = pv_onnx_graph_add_node (g, "AveragePool", NULL, N ("small"), N ("last"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "pads", (gint64[]) { 1, 1, 1, 1 }, 4);
-  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
-  n = pv_onnx_graph_add_node (g, "AveragePool", NULL, N ("img"), N ("half"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 2, 2 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
-  n = pv_onnx_graph_add_node (g, "MaxPool", NULL, N ("img"), N ("ceil_sym"));
-  pv_onnx_node_add_attr_ints (n, "kernel_shape", (gint64[]) { 3, 3 }, 2);
-  pv_onnx_node_add_attr_ints (n, "strides", (gint64[]) { 2, 2 }, 2);
-  pv_onnx_node_add_attr_int (n, "ceil_mode", 1);
-  pv_onnx_graph_add_node (g, "GlobalAveragePool", NULL, N ("img"), N ("gap"));
-  out (g, "ceil");
-  out (g, "idx");
-  out (g, "floor");
-  out (g, "last");
-  out (g, "half");
-  out (g, "gap");
-  out (g, "ceil_sym");
+  pv_onnx_graph_add_nodes (g, "AveragePool small>last kernel_shape=[3,3] strides=[3,3] pads=[1,1,1,1] ceil_mode=1; "
+                              "AveragePool img>half kernel_shape=[2,2] strides=[2,2]; "
+                              "MaxPool img>ceil_sym kernel_shape=[3,3] strides=[2,2] ceil_mode=1; "
+                              "GlobalAveragePool img>gap");
+  out (g, "ceil idx floor last half gap ceil_sym");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "ceil", "[1,1,2,2]");
-  assert_shape (&r, "idx", "[1,1,2,2]");
+  assert_shapes (&r, "ceil=[1,1,2,2]; idx=[1,1,2,2]");
   assert_type (&r, "idx", PV_ELEM_INT64);
-  assert_shape (&r, "floor", "[1,1,1,1]");
-  assert_shape (&r, "last", "[1,3,1,1]");
+  assert_shapes (&r, "floor=[1,1,1,1]; last=[1,3,1,1]");
   /* floor((H-2)/2)+1 == floor(H/2) */
   g_assert_true (pv_test_inferred_shape (&r, "half")->dims[2] == pv_dim_floor_div (r.pool, sym (&r, "H"), 2));
   assert_shape (&r, "gap", "[N,C,1,1]");
@@ -369,7 +269,6 @@ test_pool (void)
   g_assert_true (pv_test_inferred_shape (&r, "ceil_sym")->dims[3]
                  == pv_dim_add (r.pool, pv_dim_ceil_div (r.pool, pv_dim_sub (r.pool, sym (&r, "W"), cst (&r, 3)), 2),
                                 cst (&r, 1)));
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -378,43 +277,24 @@ test_normalization (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "N,C,H,W");
-  pv_onnx_graph_add_input (g, "s", F, "C");
-  pv_onnx_graph_add_input (g, "t", F, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "g", F, "768");
-  pv_onnx_graph_add_input (g, "td", D, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "gd", D, "768");
+  pv_onnx_graph_add_inputs (g, F, "x:N,C,H,W s:C t:batch,seq,768 g:768");
+  pv_onnx_graph_add_inputs (g, D, "td:batch,seq,768 gd:768");
   n = pv_onnx_graph_add_node (g, "BatchNormalization", NULL, N ("x", "s", "s", "s", "s"),
                               N ("bn", "running_mean", "running_var"));
   pv_onnx_node_add_attr_int (n, "training_mode", 1);
-  pv_onnx_graph_add_node (g, "LayerNormalization", NULL, N ("t", "g", "g"), N ("ln", "mean", "inv"));
-  n = pv_onnx_graph_add_node (g, "LayerNormalization", NULL, N ("td", "gd"), N ("lnd", "meand"));
-  pv_onnx_node_add_attr_int (n, "axis", 1);
-  pv_onnx_graph_add_node (g, "InstanceNormalization", NULL, N ("x", "s", "s"), N ("inorm"));
-  out (g, "bn");
-  out (g, "running_mean");
-  out (g, "running_var");
-  out (g, "ln");
-  out (g, "mean");
-  out (g, "inv");
-  out (g, "lnd");
-  out (g, "meand");
-  out (g, "inorm");
+  pv_onnx_graph_add_nodes (g, "LayerNormalization t,g,g>ln,mean,inv; LayerNormalization td,gd>lnd,meand axis=1; "
+                              "InstanceNormalization x,s,s>inorm");
+  out (g, "bn running_mean running_var ln mean inv lnd meand inorm");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "bn", "[N,C,H,W]");
-  assert_shape (&r, "running_mean", "[C]");
-  assert_shape (&r, "running_var", "[C]");
-  assert_shape (&r, "ln", "[batch,seq,768]");
-  assert_shape (&r, "mean", "[batch,seq,1]");
+  assert_shapes (&r, "bn=[N,C,H,W]; running_mean=[C]; running_var=[C]; ln=[batch,seq,768]; mean=[batch,seq,1]");
   assert_type (&r, "inv", PV_ELEM_FLOAT);
   assert_type (&r, "lnd", PV_ELEM_DOUBLE);
   assert_shape (&r, "meand", "[batch,1,1]");
   assert_type (&r, "meand", PV_ELEM_DOUBLE);
   assert_shape (&r, "inorm", "[N,C,H,W]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -422,52 +302,25 @@ test_matmul_gemm (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq,64");
-  pv_onnx_graph_add_input (g, "w", F, "64,128");
-  pv_onnx_graph_add_input (g, "v", F, "64");
-  pv_onnx_graph_add_input (g, "q", F, "1,heads,seq,64");
-  pv_onnx_graph_add_input (g, "k", F, "batch,1,64,seq");
-  pv_onnx_graph_add_input (g, "a", F, "K,M");
-  pv_onnx_graph_add_input (g, "bt", F, "N,K");
-  pv_onnx_graph_add_input (g, "xi", U8, "M,K");
-  pv_onnx_graph_add_input (g, "wi", U8, "K,N");
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("x", "w"), N ("mm"));
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("v", "w"), N ("vec_mat"));
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("x", "v"), N ("mat_vec"));
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("v", "v"), N ("dot"));
-  pv_onnx_graph_add_node (g, "MatMul", NULL, N ("q", "k"), N ("scores"));
-  n = pv_onnx_graph_add_node (g, "Gemm", NULL, N ("a", "bt"), N ("gemm"));
-  pv_onnx_node_add_attr_int (n, "transA", 1);
-  pv_onnx_node_add_attr_int (n, "transB", 1);
-  pv_onnx_graph_add_node (g, "MatMulInteger", NULL, N ("xi", "wi"), N ("mmi"));
-  out (g, "mm");
-  out (g, "vec_mat");
-  out (g, "mat_vec");
-  out (g, "dot");
-  out (g, "scores");
-  out (g, "gemm");
-  out (g, "mmi");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,seq,64 w:64,128 v:64 q:1,heads,seq,64 k:batch,1,64,seq a:K,M bt:N,K");
+  pv_onnx_graph_add_inputs (g, U8, "xi:M,K wi:K,N");
+  pv_onnx_graph_add_nodes (g, "MatMul x,w>mm; MatMul v,w>vec_mat; MatMul x,v>mat_vec; MatMul v,v>dot; "
+                              "MatMul q,k>scores; Gemm a,bt>gemm transA=1 transB=1; MatMulInteger xi,wi>mmi");
+  out (g, "mm vec_mat mat_vec dot scores gemm mmi");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "mm", "[batch,seq,128]");
-  assert_shape (&r, "vec_mat", "[128]");
-  assert_shape (&r, "mat_vec", "[batch,seq]");
-  assert_shape (&r, "dot", "[]");
+  assert_shapes (&r, "mm=[batch,seq,128]; vec_mat=[128]; mat_vec=[batch,seq]; dot=[]");
   /* batch dims broadcast: [1,heads] vs [batch,1] */
-  assert_shape (&r, "scores", "[batch,heads,seq,seq]");
-  assert_shape (&r, "gemm", "[M,N]");
-  assert_shape (&r, "mmi", "[M,N]");
+  assert_shapes (&r, "scores=[batch,heads,seq,seq]; gemm=[M,N]; mmi=[M,N]");
   assert_type (&r, "mmi", PV_ELEM_INT32);
-  pv_test_inferred_clear (&r);
 }
 
 static void
 test_reductions (void)
 {
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
   PvOnnxBuilder *b;
   PvOnnxGraph *g;
   PvOnnxNode *n;
@@ -482,19 +335,10 @@ test_reductions (void)
   n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x"), N ("mean"));
   pv_onnx_node_add_attr_ints (n, "axes", axes_neg, 2);
   pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  pv_onnx_graph_add_node (g, "ReduceMax", NULL, N ("x"), N ("all"));
-  n = pv_onnx_graph_add_node (g, "ArgMax", NULL, N ("x"), N ("argmax"));
-  pv_onnx_node_add_attr_int (n, "axis", -1);
-  pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  out (g, "sum");
-  out (g, "mean");
-  out (g, "all");
-  out (g, "argmax");
+  pv_onnx_graph_add_nodes (g, "ReduceMax x>all; ArgMax x>argmax axis=-1 keepdims=0");
+  out (g, "sum mean all argmax");
   r = pv_test_infer (b);
-  assert_shape (&r, "sum", "[batch,1,768]");
-  assert_shape (&r, "mean", "[seq]");
-  assert_shape (&r, "all", "[1,1,1]");
-  assert_shape (&r, "argmax", "[batch,seq]");
+  assert_shapes (&r, "sum=[batch,1,768]; mean=[seq]; all=[1,1,1]; argmax=[batch,seq]");
   assert_type (&r, "argmax", PV_ELEM_INT64);
   pv_test_inferred_clear (&r);
 
@@ -504,24 +348,14 @@ test_reductions (void)
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   pv_onnx_graph_add_input (g, "dyn", I64, "2");
   int64s (g, "axes", axes1, 1);
-  pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "axes"), N ("sum"));
-  n = pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x"), N ("noop"));
-  pv_onnx_node_add_attr_int (n, "noop_with_empty_axes", 1);
+  pv_onnx_graph_add_nodes (g, "ReduceSum x,axes>sum; ReduceSum x>noop noop_with_empty_axes=1");
   n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x"), N ("mean"));
   pv_onnx_node_add_attr_ints (n, "axes", axes1, 1);
   pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "dyn"), N ("unknown_keep"));
-  n = pv_onnx_graph_add_node (g, "ReduceSum", NULL, N ("x", "dyn"), N ("unknown_drop"));
-  pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  out (g, "sum");
-  out (g, "noop");
-  out (g, "mean");
-  out (g, "unknown_keep");
-  out (g, "unknown_drop");
+  pv_onnx_graph_add_nodes (g, "ReduceSum x,dyn>unknown_keep; ReduceSum x,dyn>unknown_drop keepdims=0");
+  out (g, "sum noop mean unknown_keep unknown_drop");
   r = pv_test_infer (b);
-  assert_shape (&r, "sum", "[batch,1,768]");
-  assert_shape (&r, "noop", "[batch,seq,768]");
-  assert_shape (&r, "mean", "[batch,768]");
+  assert_shapes (&r, "sum=[batch,1,768]; noop=[batch,seq,768]; mean=[batch,768]");
   {
     /* Axes unknown: the rank stays, each dim is unknowable. */
     const PvValueShape *s = pv_test_inferred_shape (&r, "unknown_keep");
@@ -539,18 +373,10 @@ test_reductions (void)
   g = pv_onnx_builder_get_graph (b);
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   int64s (g, "axes", axes_neg, 2);
-  n = pv_onnx_graph_add_node (g, "ReduceMean", NULL, N ("x", "axes"), N ("mean"));
-  pv_onnx_node_add_attr_int (n, "keepdims", 0);
-  pv_onnx_graph_add_node (g, "ReduceL2", NULL, N ("x", "axes"), N ("l2"));
-  pv_onnx_graph_add_node (g, "ReduceMax", NULL, N ("x"), N ("all"));
-  out (g, "mean");
-  out (g, "l2");
-  out (g, "all");
+  pv_onnx_graph_add_nodes (g, "ReduceMean x,axes>mean keepdims=0; ReduceL2 x,axes>l2; ReduceMax x>all");
+  out (g, "mean l2 all");
   r = pv_test_infer (b);
-  assert_shape (&r, "mean", "[seq]");
-  assert_shape (&r, "l2", "[1,seq,1]");
-  assert_shape (&r, "all", "[1,1,1]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "mean=[seq]; l2=[1,seq,1]; all=[1,1,1]");
 }
 
 static void
@@ -559,33 +385,19 @@ test_recurrent (void)
   PvOnnxBuilder *b = pv_test_builder_new (14);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "seq,batch,32");
-  pv_onnx_graph_add_input (g, "w", F, "2,256,32");
-  pv_onnx_graph_add_input (g, "r", F, "2,256,64");
-  pv_onnx_graph_add_input (g, "xb", F, "batch,seq,32");
-  pv_onnx_graph_add_input (g, "wg", F, "1,48,32");
-  pv_onnx_graph_add_input (g, "rg", F, "1,48,16");
+  pv_onnx_graph_add_inputs (g, F, "x:seq,batch,32 w:2,256,32 r:2,256,64 xb:batch,seq,32 wg:1,48,32 rg:1,48,16");
   n = pv_onnx_graph_add_node (g, "LSTM", NULL, N ("x", "w", "r"), N ("y", "y_h", "y_c"));
   pv_onnx_node_add_attr_int (n, "hidden_size", 64);
   pv_onnx_node_add_attr_string (n, "direction", "bidirectional");
-  n = pv_onnx_graph_add_node (g, "GRU", NULL, N ("xb", "wg", "rg"), N ("gy", "gy_h"));
-  pv_onnx_node_add_attr_int (n, "layout", 1);
-  out (g, "y");
-  out (g, "y_h");
-  out (g, "y_c");
-  out (g, "gy");
-  out (g, "gy_h");
+  pv_onnx_graph_add_nodes (g, "GRU xb,wg,rg>gy,gy_h layout=1");
+  out (g, "y y_h y_c gy gy_h");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y", "[seq,2,batch,64]");
-  assert_shape (&r, "y_h", "[2,batch,64]");
-  assert_shape (&r, "y_c", "[2,batch,64]");
+  assert_shapes (&r, "y=[seq,2,batch,64]; y_h=[2,batch,64]; y_c=[2,batch,64]");
   /* layout 1, hidden_size from R when the attribute is absent */
-  assert_shape (&r, "gy", "[batch,seq,1,16]");
-  assert_shape (&r, "gy_h", "[batch,1,16]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "gy=[batch,seq,1,16]; gy_h=[batch,1,16]");
 }
 
 static void
@@ -594,14 +406,9 @@ test_einsum_softmax (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "a", F, "B,I,J");
-  pv_onnx_graph_add_input (g, "bm", F, "B,J,K");
-  pv_onnx_graph_add_input (g, "d", F, "2,3,5,5");
-  pv_onnx_graph_add_input (g, "m", F, "I,J");
-  pv_onnx_graph_add_input (g, "m2", F, "J,K");
-  pv_onnx_graph_add_input (g, "sq", F, "4,4");
+  pv_onnx_graph_add_inputs (g, F, "a:B,I,J bm:B,J,K d:2,3,5,5 m:I,J m2:J,K sq:4,4");
   n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("a", "bm"), N ("bmm"));
   pv_onnx_node_add_attr_string (n, "equation", "bij, bjk -> bik");
   n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("d"), N ("diag"));
@@ -610,24 +417,11 @@ test_einsum_softmax (void)
   pv_onnx_node_add_attr_string (n, "equation", "ij,jk");
   n = pv_onnx_graph_add_node (g, "Einsum", NULL, N ("sq"), N ("trace"));
   pv_onnx_node_add_attr_string (n, "equation", "ii");
-  n = pv_onnx_graph_add_node (g, "Softmax", NULL, N ("a"), N ("sm"));
-  pv_onnx_node_add_attr_int (n, "axis", -1);
-  pv_onnx_graph_add_node (g, "CumSum", NULL, N ("a", "m"), N ("cs"));
-  out (g, "bmm");
-  out (g, "diag");
-  out (g, "implicit");
-  out (g, "trace");
-  out (g, "sm");
-  out (g, "cs");
+  pv_onnx_graph_add_nodes (g, "Softmax a>sm axis=-1; CumSum a,m>cs");
+  out (g, "bmm diag implicit trace sm cs");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "bmm", "[B,I,K]");
-  assert_shape (&r, "diag", "[2,3,5]");
-  assert_shape (&r, "implicit", "[I,K]");
-  assert_shape (&r, "trace", "[]");
-  assert_shape (&r, "sm", "[B,I,J]");
-  assert_shape (&r, "cs", "[B,I,J]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "bmm=[B,I,K]; diag=[2,3,5]; implicit=[I,K]; trace=[]; sm=[B,I,J]; cs=[B,I,J]");
 }
 
 int

@@ -11,6 +11,7 @@
 #include "pv-element-type.h"
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-shape-inference.h"
 #include "pv-test-model.h"
 
@@ -37,6 +38,8 @@ shape_text (const PvTestInferred *r, const char *name)
     }                                                                                                                  \
   while (0)
 
+/* Several at once: "a=...; b=..." */
+#define assert_shapes(r, expected) pv_test_assert_shapes (r, TRUE, expected)
 #define assert_data pv_test_assert_data
 
 static const PvDimExpr *
@@ -90,17 +93,14 @@ test_exporter_chain (void)
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 zero_axis[] = { 0 }, tail[] = { -1, 12, 64 };
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_scalar (g, "idx0", 0);
   add_ints (g, "axes0", 1, zero_axis);
   add_ints (g, "tail", 3, tail);
-  node (g, "Shape", N ("x"), N ("s"));
-  node (g, "Gather", N ("s", "idx0"), N ("b"));
-  node (g, "Unsqueeze", N ("b", "axes0"), N ("b1"));
-  pv_onnx_node_add_attr_int (node (g, "Concat", N ("b1", "tail"), N ("target")), "axis", 0);
-  node (g, "Reshape", N ("x", "target"), N ("y"));
+  pv_onnx_graph_add_nodes (g, "Shape x>s; Gather s,idx0>b; Unsqueeze b,axes0>b1; Concat b1,tail>target axis=0; "
+                              "Reshape x,target>y");
   r = pv_test_infer (b);
 
   assert_shape (&r, "s", "int64[3]");
@@ -112,7 +112,6 @@ test_exporter_chain (void)
   assert_shape (&r, "target", "int64[4]");
   assert_data (&r, "target", "{batch,-1,12,64}");
   assert_shape (&r, "y", "float32[batch,seq,12,64]");
-  pv_test_inferred_clear (&r);
 }
 
 /* The same at opset 11 (Unsqueeze axes as attribute), through a Constant. */
@@ -123,25 +122,22 @@ test_exporter_chain_opset11 (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 zero_axis[] = { 0 }, tail[] = { 64 }, one = 1, tail_dims[] = { 1 };
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   n = node (g, "Constant", NULL, N ("one"));
   pv_onnx_node_add_attr_tensor_int64s (n, "value", NULL, 0, &one);
   n = node (g, "Constant", NULL, N ("tail"));
   pv_onnx_node_add_attr_tensor_int64s (n, "value", tail_dims, 1, tail);
-  node (g, "Shape", N ("x"), N ("s"));
-  node (g, "Gather", N ("s", "one"), N ("sq"));
+  pv_onnx_graph_add_nodes (g, "Shape x>s; Gather s,one>sq");
   n = node (g, "Unsqueeze", N ("sq"), N ("sq1"));
   pv_onnx_node_add_attr_ints (n, "axes", zero_axis, 1);
   add_ints (g, "m1", 1, (const gint64[]) { -1 });
-  pv_onnx_node_add_attr_int (node (g, "Concat", N ("m1", "sq1", "tail"), N ("target")), "axis", 0);
-  node (g, "Reshape", N ("x", "target"), N ("y"));
+  pv_onnx_graph_add_nodes (g, "Concat m1,sq1,tail>target axis=0; Reshape x,target>y");
   r = pv_test_infer (b);
 
   assert_data (&r, "target", "{-1,seq,64}");
   assert_shape (&r, "y", "float32[12*batch,seq,64]");
-  pv_test_inferred_clear (&r);
 }
 
 /* ---- Reshape ---- */
@@ -151,21 +147,16 @@ test_reshape_zero_and_minus_one (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_ints (g, "s1", 4, (const gint64[]) { 0, 0, 12, -1 });
   add_ints (g, "s2", 2, (const gint64[]) { -1, 768 });
   add_ints (g, "s3", 3, (const gint64[]) { 0, -1, 64 });
-  node (g, "Reshape", N ("x", "s1"), N ("y1"));
-  node (g, "Reshape", N ("x", "s2"), N ("y2"));
-  node (g, "Reshape", N ("x", "s3"), N ("y3"));
+  pv_onnx_graph_add_nodes (g, "Reshape x,s1>y1; Reshape x,s2>y2; Reshape x,s3>y3");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y1", "float32[batch,seq,12,64]");
-  assert_shape (&r, "y2", "float32[batch*seq,768]");
-  assert_shape (&r, "y3", "float32[batch,12*seq,64]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "y1=float32[batch,seq,12,64]; y2=float32[batch*seq,768]; y3=float32[batch,12*seq,64]");
 }
 
 static void
@@ -173,20 +164,17 @@ test_reshape_allowzero_and_inexact (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (14);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "0,3,4");
-  pv_onnx_graph_add_input (g, "z", F, "n,10");
+  pv_onnx_graph_add_inputs (g, F, "x:0,3,4 z:n,10");
   add_ints (g, "s", 3, (const gint64[]) { 3, 4, 0 });
   add_ints (g, "s7", 2, (const gint64[]) { 7, -1 });
-  pv_onnx_node_add_attr_int (node (g, "Reshape", N ("x", "s"), N ("y")), "allowzero", 1);
-  node (g, "Reshape", N ("z", "s7"), N ("w"));
+  pv_onnx_graph_add_nodes (g, "Reshape x,s>y allowzero=1; Reshape z,s7>w");
   r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[3,4,0]");
   /* (n*10)/7 is not exact: a fresh symbol, never a guess. */
   assert_shape (&r, "w", "float32[7,reshape_0]");
-  pv_test_inferred_clear (&r);
 }
 
 /* ---- Slice ---- */
@@ -197,7 +185,7 @@ test_slice_symbolic (void)
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const PvValueShape *s;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_ints (g, "zero", 1, (const gint64[]) { 0 });
@@ -216,8 +204,7 @@ test_slice_symbolic (void)
   node (g, "Slice", N ("x", "zero", "big", "one", "two"), N ("h"));     /* x[:, ::2] */
   r = pv_test_infer (b);
 
-  assert_shape (&r, "a", "float32[batch,seq-1,768]");
-  assert_shape (&r, "c", "float32[batch,seq-1,768]");
+  assert_shapes (&r, "a=float32[batch,seq-1,768]; c=float32[batch,seq-1,768]");
   s = pv_test_inferred_shape (&r, "d");
   g_assert_true (s->dims[1] == pv_dim_min (r.pool, sym (&r, "seq"), num (&r, 512)));
   assert_shape (&r, "e", "float32[batch,seq,768]");
@@ -227,7 +214,6 @@ test_slice_symbolic (void)
                              pv_dim_sub (r.pool, pv_dim_min (r.pool, num (&r, 8), sym (&r, "seq")), num (&r, 2))));
   s = pv_test_inferred_shape (&r, "h");
   g_assert_true (s->dims[1] == pv_dim_ceil_div (r.pool, sym (&r, "seq"), 2));
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -235,10 +221,9 @@ test_slice_constant_and_contents (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "20,10,5");
-  pv_onnx_graph_add_input (g, "t", F, "batch,seq,12,64");
+  pv_onnx_graph_add_inputs (g, F, "x:20,10,5 t:batch,seq,12,64");
   add_ints (g, "st", 3, (const gint64[]) { 0, 0, 3 });
   add_ints (g, "en", 3, (const gint64[]) { 20, 10, 4 });
   add_ints (g, "st2", 2, (const gint64[]) { 20, -3 });   /* start past the end; from the end */
@@ -250,19 +235,14 @@ test_slice_constant_and_contents (void)
   add_ints (g, "neg_step", 1, (const gint64[]) { -3 });
   add_ints (g, "two", 1, (const gint64[]) { 2 });
   add_ints (g, "big", 1, (const gint64[]) { G_MAXINT64 });
-  node (g, "Slice", N ("x", "st", "en"), N ("a"));
-  node (g, "Slice", N ("x", "st2", "en2", "ax2"), N ("c"));
-  node (g, "Slice", N ("x", "neg_st", "neg_en", "neg_ax", "neg_step"), N ("d"));
-  node (g, "Shape", N ("t"), N ("ts"));
-  node (g, "Slice", N ("ts", "two", "big"), N ("tail"));
+  pv_onnx_graph_add_nodes (g, "Slice x,st,en>a; Slice x,st2,en2,ax2>c; Slice x,neg_st,neg_en,neg_ax,neg_step>d; "
+                              "Shape t>ts; Slice ts,two,big>tail");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "a", "float32[20,10,1]");
-  assert_shape (&r, "c", "float32[0,10,2]");
+  assert_shapes (&r, "a=float32[20,10,1]; c=float32[0,10,2]");
   assert_shape (&r, "d", "float32[7,10,5]"); /* 19, 16, ..., 1 */
   assert_shape (&r, "tail", "int64[2]");
   assert_data (&r, "tail", "{12,64}");
-  pv_test_inferred_clear (&r);
 }
 
 /* Bounds computed at run time: x[:, :seq] on an axis of length seq, and a
@@ -273,19 +253,16 @@ test_slice_runtime_bounds (void)
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const PvValueShape *s;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "ids", I64, "batch,seq");
-  pv_onnx_graph_add_input (g, "pos", F, "512,768");
-  pv_onnx_graph_add_input (g, "mask", F, "batch,1,seq,seq");
+  pv_onnx_graph_add_inputs (g, F, "pos:512,768 mask:batch,1,seq,seq");
   add_ints (g, "zero", 1, (const gint64[]) { 0 });
   add_ints (g, "one", 1, (const gint64[]) { 1 });
   add_ints (g, "three", 1, (const gint64[]) { 3 });
   node (g, "Shape", N ("ids"), N ("s"));
   add_ints (g, "two", 1, (const gint64[]) { 2 });
-  node (g, "Slice", N ("s", "one", "two"), N ("seqv"));
-  node (g, "Slice", N ("pos", "zero", "seqv", "zero"), N ("p"));
-  node (g, "Slice", N ("mask", "zero", "seqv", "three"), N ("m"));
+  pv_onnx_graph_add_nodes (g, "Slice s,one,two>seqv; Slice pos,zero,seqv,zero>p; Slice mask,zero,seqv,three>m");
   r = pv_test_infer (b);
 
   assert_data (&r, "seqv", "{seq}");
@@ -293,7 +270,6 @@ test_slice_runtime_bounds (void)
   g_assert_true (s->dims[0] == pv_dim_min (r.pool, sym (&r, "seq"), num (&r, 512)));
   g_assert_true (s->dims[1] == num (&r, 768));
   assert_shape (&r, "m", "float32[batch,1,seq,seq]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -302,7 +278,7 @@ test_slice_opset9_attributes (void)
   PvOnnxBuilder *b = pv_test_builder_new (9);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   n = node (g, "Slice", N ("x"), N ("y"));
@@ -312,7 +288,6 @@ test_slice_opset9_attributes (void)
   r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[batch,seq-1,384]");
-  pv_test_inferred_clear (&r);
 }
 
 /* ---- Concat, Gather ---- */
@@ -323,13 +298,10 @@ test_concat_symbolic (void)
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const PvValueShape *s;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "past", F, "batch,12,past_seq,64");
-  pv_onnx_graph_add_input (g, "cur", F, "batch,12,seq,64");
-  pv_onnx_graph_add_input (g, "k", F, "batch,12,seq,64");
-  pv_onnx_node_add_attr_int (node (g, "Concat", N ("past", "cur"), N ("kv")), "axis", -2);
-  pv_onnx_node_add_attr_int (node (g, "Concat", N ("cur", "k", "cur"), N ("three")), "axis", 2);
+  pv_onnx_graph_add_inputs (g, F, "past:batch,12,past_seq,64 cur:batch,12,seq,64 k:batch,12,seq,64");
+  pv_onnx_graph_add_nodes (g, "Concat past,cur>kv axis=-2; Concat cur,k,cur>three axis=2");
   r = pv_test_infer (b);
 
   s = pv_test_inferred_shape (&r, "kv");
@@ -338,7 +310,6 @@ test_concat_symbolic (void)
   g_assert_true (s->dims[0] == sym (&r, "batch"));
   g_assert_true (s->dims[3] == num (&r, 64));
   assert_shape (&r, "three", "float32[batch,12,3*seq,64]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -346,24 +317,18 @@ test_gather_shapes (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "emb", F, "30522,768");
   pv_onnx_graph_add_input (g, "ids", I64, "batch,seq");
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_scalar (g, "last", -1);
   add_ints (g, "pick", 2, (const gint64[]) { 2, 0 });
-  node (g, "Gather", N ("emb", "ids"), N ("e"));
-  pv_onnx_node_add_attr_int (node (g, "Gather", N ("x", "last"), N ("cls")), "axis", 1);
-  node (g, "Shape", N ("x"), N ("s"));
-  node (g, "Gather", N ("s", "pick"), N ("p"));
+  pv_onnx_graph_add_nodes (g, "Gather emb,ids>e; Gather x,last>cls axis=1; Shape x>s; Gather s,pick>p");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "e", "float32[batch,seq,768]");
-  assert_shape (&r, "cls", "float32[batch,768]");
-  assert_shape (&r, "p", "int64[2]");
+  assert_shapes (&r, "e=float32[batch,seq,768]; cls=float32[batch,768]; p=int64[2]");
   assert_data (&r, "p", "{768,batch}");
-  pv_test_inferred_clear (&r);
 }
 
 /* ---- Expand, Range, ConstantOfShape ---- */
@@ -373,19 +338,15 @@ test_expand_with_initializer (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "3,1");
-  pv_onnx_graph_add_input (g, "m", F, "batch,1,1,seq");
+  pv_onnx_graph_add_inputs (g, F, "x:3,1 m:batch,1,1,seq");
   add_ints (g, "s", 3, (const gint64[]) { 2, 1, 6 });
   add_ints (g, "s2", 4, (const gint64[]) { 1, 12, 1, 1 });
-  node (g, "Expand", N ("x", "s"), N ("y"));
-  node (g, "Expand", N ("m", "s2"), N ("mm"));
+  pv_onnx_graph_add_nodes (g, "Expand x,s>y; Expand m,s2>mm");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y", "float32[2,3,6]");
-  assert_shape (&r, "mm", "float32[batch,12,1,seq]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "y=float32[2,3,6]; mm=float32[batch,12,1,seq]");
 }
 
 static void
@@ -393,7 +354,7 @@ test_range (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   add_scalar (g, "zero", 0);
@@ -402,24 +363,18 @@ test_range (void)
   add_scalar (g, "one", 1);
   add_scalar (g, "five", 5);
   add_scalar (g, "mone", -1);
-  node (g, "Range", N ("zero", "ten", "three"), N ("r1"));
-  node (g, "Shape", N ("x"), N ("s"));
-  node (g, "Gather", N ("s", "one"), N ("seqlen"));
-  node (g, "Range", N ("zero", "seqlen", "one"), N ("pos"));
-  node (g, "Range", N ("ten", "zero", "mone"), N ("down"));
-  node (g, "Range", N ("five", "seqlen", "one"), N ("tail"));
+  pv_onnx_graph_add_nodes (g, "Range zero,ten,three>r1; Shape x>s; Gather s,one>seqlen; Range zero,seqlen,one>pos; "
+                              "Range ten,zero,mone>down; Range five,seqlen,one>tail");
   r = pv_test_infer (b);
 
   assert_shape (&r, "r1", "int64[4]");
   assert_data (&r, "r1", "{0,3,6,9}");
-  assert_shape (&r, "pos", "int64[seq]");
-  assert_shape (&r, "down", "int64[10]");
+  assert_shapes (&r, "pos=int64[seq]; down=int64[10]");
   assert_data (&r, "down", "{10,9,8,7,6,5,4,3,2,1}");
   {
     const PvValueShape *s = pv_test_inferred_shape (&r, "tail");
     g_assert_true (s->dims[0] == pv_dim_max (r.pool, num (&r, 0), pv_dim_sub (r.pool, sym (&r, "seq"), num (&r, 5))));
   }
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -429,20 +384,17 @@ test_constant_of_shape (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 one = 1;
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq");
   add_ints (g, "s", 2, (const gint64[]) { 2, 3 });
-  node (g, "Shape", N ("x"), N ("xs"));
-  node (g, "ConstantOfShape", N ("xs"), N ("zeros"));
+  pv_onnx_graph_add_nodes (g, "Shape x>xs; ConstantOfShape xs>zeros");
   n = node (g, "ConstantOfShape", N ("s"), N ("ones"));
   pv_onnx_node_add_attr_tensor_int64s (n, "value", (const gint64[]) { 1 }, 1, &one);
   r = pv_test_infer (b);
 
-  assert_shape (&r, "zeros", "float32[batch,seq]");
-  assert_shape (&r, "ones", "int64[2,3]");
+  assert_shapes (&r, "zeros=float32[batch,seq]; ones=int64[2,3]");
   assert_data (&r, "ones", "{1,1,1,1,1,1}");
-  pv_test_inferred_clear (&r);
 }
 
 /* ---- data-dependent sizes ---- */
@@ -452,19 +404,14 @@ test_non_zero_and_top_k (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "3,4");
-  pv_onnx_graph_add_input (g, "scores", F, "batch,100");
+  pv_onnx_graph_add_inputs (g, F, "x:3,4 scores:batch,100");
   add_ints (g, "k", 1, (const gint64[]) { 5 });
-  node (g, "NonZero", N ("x"), N ("nz"));
-  node (g, "TopK", N ("scores", "k"), N ("values", "indices"));
+  pv_onnx_graph_add_nodes (g, "NonZero x>nz; TopK scores,k>values,indices");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "nz", "int64[2,nonzero_0]");
-  assert_shape (&r, "values", "float32[batch,5]");
-  assert_shape (&r, "indices", "int64[batch,5]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "nz=int64[2,nonzero_0]; values=float32[batch,5]; indices=int64[batch,5]");
 }
 
 static void
@@ -472,18 +419,13 @@ test_top_k_opset1 (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (9);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "scores", F, "batch,100,7");
-  n = node (g, "TopK", N ("scores"), N ("values", "indices"));
-  pv_onnx_node_add_attr_int (n, "k", 3);
-  pv_onnx_node_add_attr_int (n, "axis", 1);
+  pv_onnx_graph_add_nodes (g, "TopK scores>values,indices k=3 axis=1");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "values", "float32[batch,3,7]");
-  assert_shape (&r, "indices", "int64[batch,3,7]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "values=float32[batch,3,7]; indices=int64[batch,3,7]");
 }
 
 /* ---- Squeeze, Unsqueeze ---- */
@@ -493,26 +435,15 @@ test_squeeze_unsqueeze_opset11 (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (11);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,1,768");
-  pv_onnx_graph_add_input (g, "c", F, "1,3,1,5");
-  pv_onnx_graph_add_input (g, "u", F, "3,4");
-  n = node (g, "Squeeze", N ("x"), N ("sq"));
-  pv_onnx_node_add_attr_ints (n, "axes", (const gint64[]) { -2 }, 1);
-  node (g, "Squeeze", N ("c"), N ("all"));
-  node (g, "Squeeze", N ("x"), N ("unknown"));
-  n = node (g, "Unsqueeze", N ("u"), N ("un"));
-  pv_onnx_node_add_attr_ints (n, "axes", (const gint64[]) { 0, -1 }, 2);
+  pv_onnx_graph_add_inputs (g, F, "x:batch,1,768 c:1,3,1,5 u:3,4");
+  pv_onnx_graph_add_nodes (g, "Squeeze x>sq axes=[-2]; Squeeze c>all; Squeeze x>unknown; Unsqueeze u>un axes=[0,-1]");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "sq", "float32[batch,768]");
-  assert_shape (&r, "all", "float32[3,5]");
+  assert_shapes (&r, "sq=float32[batch,768]; all=float32[3,5]");
   /* No axes and a symbolic dim: which dims go is unknown. */
-  assert_shape (&r, "unknown", "float32?");
-  assert_shape (&r, "un", "float32[1,3,4,1]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "unknown=float32?; un=float32[1,3,4,1]");
 }
 
 static void
@@ -520,19 +451,16 @@ test_squeeze_unsqueeze_opset13 (void)
 {
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,1,768");
   pv_onnx_graph_add_input (g, "m", I64, "batch,seq");
   add_ints (g, "ax1", 1, (const gint64[]) { 1 });
   add_ints (g, "ax12", 2, (const gint64[]) { 1, 2 });
-  node (g, "Squeeze", N ("x", "ax1"), N ("sq"));
-  node (g, "Unsqueeze", N ("m", "ax12"), N ("mask4"));
+  pv_onnx_graph_add_nodes (g, "Squeeze x,ax1>sq; Unsqueeze m,ax12>mask4");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "sq", "float32[batch,768]");
-  assert_shape (&r, "mask4", "int64[batch,1,1,seq]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "sq=float32[batch,768]; mask4=int64[batch,1,1,seq]");
 }
 
 /* ---- Split ---- */
@@ -540,23 +468,15 @@ test_squeeze_unsqueeze_opset13 (void)
 static void
 test_split_opsets (void)
 {
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   {
     PvOnnxBuilder *b = pv_test_builder_new (11);
     PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-    PvOnnxNode *n;
-    pv_onnx_graph_add_input (g, "x", F, "batch,6");
-    pv_onnx_graph_add_input (g, "qkv", F, "batch,seq,2304");
-    n = node (g, "Split", N ("x"), N ("a", "c"));
-    pv_onnx_node_add_attr_int (n, "axis", 1);
-    pv_onnx_node_add_attr_ints (n, "split", (const gint64[]) { 2, 4 }, 2);
-    pv_onnx_node_add_attr_int (node (g, "Split", N ("qkv"), N ("q", "k", "v")), "axis", -1);
+    pv_onnx_graph_add_inputs (g, F, "x:batch,6 qkv:batch,seq,2304");
+    pv_onnx_graph_add_nodes (g, "Split x>a,c axis=1 split=[2,4]; Split qkv>q,k,v axis=-1");
     r = pv_test_infer (b);
-    assert_shape (&r, "a", "float32[batch,2]");
-    assert_shape (&r, "c", "float32[batch,4]");
-    assert_shape (&r, "q", "float32[batch,seq,768]");
-    assert_shape (&r, "v", "float32[batch,seq,768]");
+    assert_shapes (&r, "a=float32[batch,2]; c=float32[batch,4]; q=float32[batch,seq,768]; v=float32[batch,seq,768]");
     pv_test_inferred_clear (&r);
   }
   {
@@ -566,26 +486,16 @@ test_split_opsets (void)
     add_ints (g, "sp", 2, (const gint64[]) { 1, 5 });
     pv_onnx_node_add_attr_int (node (g, "Split", N ("x", "sp"), N ("a", "c")), "axis", 1);
     r = pv_test_infer (b);
-    assert_shape (&r, "a", "float32[batch,1]");
-    assert_shape (&r, "c", "float32[batch,5]");
+    assert_shapes (&r, "a=float32[batch,1]; c=float32[batch,5]");
     pv_test_inferred_clear (&r);
   }
   {
     PvOnnxBuilder *b = pv_test_builder_new (18);
     PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-    PvOnnxNode *n;
-    pv_onnx_graph_add_input (g, "x", F, "batch,7");
-    pv_onnx_graph_add_input (g, "h", F, "batch,hidden");
-    n = node (g, "Split", N ("x"), N ("a", "c", "d"));
-    pv_onnx_node_add_attr_int (n, "axis", 1);
-    pv_onnx_node_add_attr_int (n, "num_outputs", 3);
-    n = node (g, "Split", N ("h"), N ("h1", "h2"));
-    pv_onnx_node_add_attr_int (n, "axis", 1);
-    pv_onnx_node_add_attr_int (n, "num_outputs", 2);
+    pv_onnx_graph_add_inputs (g, F, "x:batch,7 h:batch,hidden");
+    pv_onnx_graph_add_nodes (g, "Split x>a,c,d axis=1 num_outputs=3; Split h>h1,h2 axis=1 num_outputs=2");
     r = pv_test_infer (b);
-    assert_shape (&r, "a", "float32[batch,3]");
-    assert_shape (&r, "c", "float32[batch,3]");
-    assert_shape (&r, "d", "float32[batch,1]");
+    assert_shapes (&r, "a=float32[batch,3]; c=float32[batch,3]; d=float32[batch,1]");
     {
       const PvValueShape *s1 = pv_test_inferred_shape (&r, "h1"), *s2 = pv_test_inferred_shape (&r, "h2");
       const PvDimExpr *chunk = pv_dim_ceil_div (r.pool, sym (&r, "hidden"), 2);
@@ -604,25 +514,18 @@ test_resize_scales (void)
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 four[] = { 4 };
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "1,3,h,w");
-  pv_onnx_graph_add_input (g, "c", F, "1,3,5,7");
+  pv_onnx_graph_add_inputs (g, F, "x:1,3,h,w c:1,3,5,7");
   pv_onnx_graph_add_initializer_floats (g, "up", four, 1, (const float[]) { 1.0f, 1.0f, 2.0f, 2.0f });
   pv_onnx_graph_add_initializer_floats (g, "down", four, 1, (const float[]) { 1.0f, 1.0f, 0.6f, 0.6f });
   add_ints (g, "sizes", 4, (const gint64[]) { 1, 3, 32, 48 });
-  node (g, "Resize", N ("x", "", "up"), N ("y"));
-  node (g, "Resize", N ("c", "", "down"), N ("z"));
-  node (g, "Resize", N ("x", "", "", "sizes"), N ("s"));
-  node (g, "Resize", N ("x", "", "down"), N ("unknown"));
+  pv_onnx_graph_add_nodes (g, "Resize x,,up>y; Resize c,,down>z; Resize x,,,sizes>s; Resize x,,down>unknown");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y", "float32[1,3,2*h,2*w]");
-  assert_shape (&r, "z", "float32[1,3,3,4]");
-  assert_shape (&r, "s", "float32[1,3,32,48]");
+  assert_shapes (&r, "y=float32[1,3,2*h,2*w]; z=float32[1,3,3,4]; s=float32[1,3,32,48]");
   /* floor(h * 0.6) is not representable: fresh. */
   assert_shape (&r, "unknown", "float32[1,3,resize_0,resize_1]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -631,7 +534,7 @@ test_upsample_opset9 (void)
   PvOnnxBuilder *b = pv_test_builder_new (9);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 four[] = { 4 };
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "n,3,h,w");
   pv_onnx_graph_add_initializer_floats (g, "sc", four, 1, (const float[]) { 1.0f, 1.0f, 2.0f, 3.0f });
@@ -639,7 +542,6 @@ test_upsample_opset9 (void)
   r = pv_test_infer (b);
 
   assert_shape (&r, "y", "float32[n,3,2*h,3*w]");
-  pv_test_inferred_clear (&r);
 }
 
 /* ---- layout ops ---- */
@@ -650,26 +552,18 @@ test_transpose_flatten_pad_tile (void)
   PvOnnxBuilder *b = pv_test_builder_new (13);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq,12,64");
-  pv_onnx_graph_add_input (g, "img", F, "n,3,h,w");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,seq,12,64 img:n,3,h,w");
   add_ints (g, "pads", 8, (const gint64[]) { 0, 0, 1, 2, 0, 0, 1, 2 });
   add_ints (g, "reps", 4, (const gint64[]) { 1, 2, 1, 1 });
   n = node (g, "Transpose", N ("x"), N ("t"));
   pv_onnx_node_add_attr_ints (n, "perm", (const gint64[]) { 0, 2, 1, 3 }, 4);
-  node (g, "Transpose", N ("x"), N ("rev"));
-  pv_onnx_node_add_attr_int (node (g, "Flatten", N ("x"), N ("f")), "axis", 2);
-  node (g, "Pad", N ("img", "pads"), N ("p"));
-  node (g, "Tile", N ("img", "reps"), N ("tl"));
+  pv_onnx_graph_add_nodes (g, "Transpose x>rev; Flatten x>f axis=2; Pad img,pads>p; Tile img,reps>tl");
   r = pv_test_infer (b);
 
-  assert_shape (&r, "t", "float32[batch,12,seq,64]");
-  assert_shape (&r, "rev", "float32[64,12,seq,batch]");
-  assert_shape (&r, "f", "float32[batch*seq,768]");
-  assert_shape (&r, "p", "float32[n,3,h+2,w+4]");
-  assert_shape (&r, "tl", "float32[n,6,h,w]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "t=float32[batch,12,seq,64]; rev=float32[64,12,seq,batch]; f=float32[batch*seq,768]; "
+                     "p=float32[n,3,h+2,w+4]; tl=float32[n,6,h,w]");
 }
 
 static void
@@ -678,7 +572,7 @@ test_shape_start_end (void)
   PvOnnxBuilder *b = pv_test_builder_new (15);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
   n = node (g, "Shape", N ("x"), N ("s"));
@@ -690,7 +584,6 @@ test_shape_start_end (void)
   assert_data (&r, "s", "{seq,768}");
   assert_shape (&r, "n", "int64[]");
   assert_data (&r, "n", "{768*batch*seq}");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -699,33 +592,24 @@ test_pad_one_hot_and_misc (void)
   PvOnnxBuilder *b = pv_test_builder_new (18);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   pv_onnx_graph_add_input (g, "x", F, "n,3,h,w");
   pv_onnx_graph_add_input (g, "ind", I64, "batch,seq");
-  pv_onnx_graph_add_input (g, "vals", F, "2");
-  pv_onnx_graph_add_input (g, "boxes", F, "1,6,4");
-  pv_onnx_graph_add_input (g, "scores", F, "1,1,6");
+  pv_onnx_graph_add_inputs (g, F, "vals:2 boxes:1,6,4 scores:1,1,6");
   add_ints (g, "pads", 4, (const gint64[]) { 1, 2, 3, 4 });
   add_ints (g, "axes", 2, (const gint64[]) { -1, 2 });
   add_scalar (g, "depth", 10);
-  node (g, "Pad", N ("x", "pads", "", "axes"), N ("p"));
-  pv_onnx_node_add_attr_int (node (g, "OneHot", N ("ind", "depth", "vals"), N ("oh")), "axis", 1);
-  node (g, "NonMaxSuppression", N ("boxes", "scores"), N ("sel"));
-  node (g, "SequenceConstruct", N ("x", "x"), N ("sq"));
-  node (g, "SequenceLength", N ("sq"), N ("len"));
+  pv_onnx_graph_add_nodes (g, "Pad x,pads,,axes>p; OneHot ind,depth,vals>oh axis=1; "
+                              "NonMaxSuppression boxes,scores>sel; SequenceConstruct x,x>sq; SequenceLength sq>len");
   n = node (g, "Compress", N ("x", "vals"), N ("cmp"));
   pv_onnx_node_add_attr_int (n, "axis", 1);
   r = pv_test_infer (b);
 
   /* axes (-1, 2): w gets 1 + 3, h gets 2 + 4 */
-  assert_shape (&r, "p", "float32[n,3,h+6,w+4]");
-  assert_shape (&r, "oh", "float32[batch,10,seq]");
-  assert_shape (&r, "sel", "int64[nonmaxsuppression_0,3]");
+  assert_shapes (&r, "p=float32[n,3,h+6,w+4]; oh=float32[batch,10,seq]; sel=int64[nonmaxsuppression_0,3]");
   g_assert_cmpint (pv_test_inferred_shape (&r, "sq")->kind, ==, PV_TYPE_SEQUENCE);
-  assert_shape (&r, "len", "int64[]");
-  assert_shape (&r, "cmp", "float32[n,compress_0,h,w]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "len=int64[]; cmp=float32[n,compress_0,h,w]");
 }
 
 /* ---- com.microsoft ---- */
@@ -745,11 +629,9 @@ test_attention (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
   const PvValueShape *s;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "w", F, "768,2304");
-  pv_onnx_graph_add_input (g, "bias", F, "2304");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,seq,768 w:768,2304 bias:2304");
   pv_onnx_graph_add_input (g, "mask", I32, "batch,seq");
   pv_onnx_graph_add_input (g, "past", F, "2,batch,12,past_seq,64");
   n = ms_node (g, "Attention", N ("x", "w", "bias", "mask"), N ("y"));
@@ -761,8 +643,7 @@ test_attention (void)
   pv_onnx_node_add_attr_ints (n, "qkv_hidden_sizes", (const gint64[]) { 768, 768, 512 }, 3);
   r = pv_test_infer (b);
 
-  assert_shape (&r, "y", "float32[batch,seq,768]");
-  assert_shape (&r, "y2", "float32[batch,seq,768]");
+  assert_shapes (&r, "y=float32[batch,seq,768]; y2=float32[batch,seq,768]");
   s = pv_test_inferred_shape (&r, "present");
   g_assert_cmpint (s->rank, ==, 5);
   g_assert_true (s->dims[0] == num (&r, 2));
@@ -771,7 +652,6 @@ test_attention (void)
   g_assert_true (s->dims[3] == pv_dim_add (r.pool, sym (&r, "past_seq"), sym (&r, "seq")));
   g_assert_true (s->dims[4] == num (&r, 64));
   assert_shape (&r, "y3", "float32[batch,seq,512]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -779,24 +659,16 @@ test_embed_layer_norm (void)
 {
   PvOnnxBuilder *b = new_ms_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "ids", I32, "batch,seq");
-  pv_onnx_graph_add_input (g, "seg", I32, "batch,seq");
-  pv_onnx_graph_add_input (g, "word", F, "30522,768");
-  pv_onnx_graph_add_input (g, "pos", F, "512,768");
-  pv_onnx_graph_add_input (g, "segemb", F, "2,768");
-  pv_onnx_graph_add_input (g, "gamma", F, "768");
-  pv_onnx_graph_add_input (g, "beta", F, "768");
+  pv_onnx_graph_add_inputs (g, I32, "ids:batch,seq seg:batch,seq");
+  pv_onnx_graph_add_inputs (g, F, "word:30522,768 pos:512,768 segemb:2,768 gamma:768 beta:768");
   pv_onnx_graph_add_input (g, "mask", I32, "batch,seq");
   ms_node (g, "EmbedLayerNormalization", N ("ids", "seg", "word", "pos", "segemb", "gamma", "beta", "mask"),
            N ("out", "mask_index", "sum"));
   r = pv_test_infer (b);
 
-  assert_shape (&r, "out", "float32[batch,seq,768]");
-  assert_shape (&r, "mask_index", "int32[batch]");
-  assert_shape (&r, "sum", "float32[batch,seq,768]");
-  pv_test_inferred_clear (&r);
+  assert_shapes (&r, "out=float32[batch,seq,768]; mask_index=int32[batch]; sum=float32[batch,seq,768]");
 }
 
 static void
@@ -806,16 +678,10 @@ test_contrib_misc (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
   const PvValueShape *s;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "skip", F, "batch,seq,768");
-  pv_onnx_graph_add_input (g, "gamma", F, "768");
-  pv_onnx_graph_add_input (g, "bias", F, "768");
-  pv_onnx_graph_add_input (g, "wt", F, "3072,768");
-  pv_onnx_graph_add_input (g, "pk", F, "batch,12,past_seq,64");
-  pv_onnx_graph_add_input (g, "img", F, "n,s,1280");
-  pv_onnx_graph_add_input (g, "cb", F, "2560");
+  pv_onnx_graph_add_inputs (g, F, "x:batch,seq,768 skip:batch,seq,768 gamma:768 bias:768 wt:3072,768 "
+                                  "pk:batch,12,past_seq,64 img:n,s,1280 cb:2560");
   ms_node (g, "SkipLayerNormalization", N ("x", "skip", "gamma", "", "bias"), N ("ln", "mean", "isv", "sum"));
   n = ms_node (g, "FusedMatMul", N ("x", "wt"), N ("mm"));
   pv_onnx_node_add_attr_int (n, "transB", 1);
@@ -825,18 +691,13 @@ test_contrib_misc (void)
   ms_node (g, "BiasSplitGelu", N ("img", "cb"), N ("bsg"));
   r = pv_test_infer (b);
 
-  assert_shape (&r, "ln", "float32[batch,seq,768]");
-  assert_shape (&r, "mean", "float32[batch,seq,1]");
-  assert_shape (&r, "sum", "float32[batch,seq,768]");
-  assert_shape (&r, "mm", "float32[batch,seq,3072]");
-  assert_shape (&r, "fg", "float32[batch,seq,3072]");
-  assert_shape (&r, "mha", "float32[batch,seq,768]");
+  assert_shapes (&r, "ln=float32[batch,seq,768]; mean=float32[batch,seq,1]; sum=float32[batch,seq,768]; "
+                     "mm=float32[batch,seq,3072]; fg=float32[batch,seq,3072]; mha=float32[batch,seq,768]");
   s = pv_test_inferred_shape (&r, "pres_k");
   g_assert_cmpint (s->rank, ==, 4);
   g_assert_true (s->dims[2] == pv_dim_add (r.pool, sym (&r, "past_seq"), sym (&r, "seq")));
   g_assert_true (s->dims[3] == num (&r, 64));
   assert_shape (&r, "bsg", "float32[n,s,640]");
-  pv_test_inferred_clear (&r);
 }
 
 static void
@@ -845,14 +706,11 @@ test_group_query_attention (void)
   PvOnnxBuilder *b = new_ms_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxNode *n;
-  PvTestInferred r;
+  g_auto (PvTestInferred) r = { 0 };
 
   /* Packed QKV: (32 + 2*8) heads of 128. */
-  pv_onnx_graph_add_input (g, "qkv", F, "batch,seq,6144");
-  pv_onnx_graph_add_input (g, "pk", F, "batch,8,max_seq,128");
-  pv_onnx_graph_add_input (g, "pv", F, "batch,8,max_seq,128");
-  pv_onnx_graph_add_input (g, "seqlens", I32, "batch");
-  pv_onnx_graph_add_input (g, "total", I32, "");
+  pv_onnx_graph_add_inputs (g, F, "qkv:batch,seq,6144 pk:batch,8,max_seq,128 pv:batch,8,max_seq,128");
+  pv_onnx_graph_add_inputs (g, I32, "seqlens:batch total:");
   n = ms_node (g, "GroupQueryAttention", N ("qkv", "", "", "pk", "pv", "seqlens", "total"),
                N ("o", "pres_k", "pres_v"));
   pv_onnx_node_add_attr_int (n, "num_heads", 32);
@@ -866,7 +724,6 @@ test_group_query_attention (void)
     g_assert_true (s->dims[1] == num (&r, 8));
     g_assert_true (s->dims[3] == num (&r, 128));
   }
-  pv_test_inferred_clear (&r);
 }
 
 int

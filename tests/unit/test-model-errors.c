@@ -105,16 +105,13 @@ test_undefined_input_in_subgraph (void)
   PvOnnxBuilder *b = new_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
-  PvOnnxNode *n;
 
   pv_onnx_graph_add_input (g, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, "");
   pv_onnx_graph_add_node (then_g, "Neg", "inner", N ("ghost"), N ("t"));
   pv_onnx_graph_add_output (then_g, "t", F, "4");
   pv_onnx_graph_add_node (else_g, "Neg", "inner2", N ("x"), N ("e"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
-  n = pv_onnx_graph_add_node (g, "If", "branch", N ("c"), N ("y"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "branch", "c", N ("y"), then_g, else_g);
   pv_onnx_graph_add_output (g, "y", F, "4");
   expect_error (b, PV_MODEL_ERROR_UNDEFINED_INPUT,
                 "node “inner” (Neg) input 0 “ghost” is not produced by any node and is no graph input, "

@@ -6,6 +6,7 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-test-model.h"
 #include "pv-ort-plan.h"
 #include "pv-shape-inference.h"
@@ -16,6 +17,8 @@
 #define STR ONNX__TENSOR_PROTO__DATA_TYPE__STRING
 #define BOOL ONNX__TENSOR_PROTO__DATA_TYPE__BOOL
 #define N PV_ONNX_NAMES
+/* Cast's "to" in add_nodes() texts: 1 float, 6 int32, 7 int64, 8 string. */
+G_STATIC_ASSERT (F == 1 && I32 == 6 && I64 == 7 && STR == 8);
 
 #define CPU_LOC "Device:[DeviceType:0 MemoryType:0 VendorId:0 DeviceId:0 Alignment:0]"
 #define GPU_LOC "Device:[DeviceType:1 MemoryType:0 VendorId:4318 DeviceId:0 Alignment:0]"
@@ -70,6 +73,16 @@ test_lookup (gpointer user_data, const PvGraph *graph, const PvNode *node, int i
 }
 
 /* ---- models ---- */
+
+/* A float [4] initializer, { 1, 2, 3, 4 }. */
+static void
+add_w4 (PvOnnxGraph *g, const char *name)
+{
+  const gint64 d4[] = { 4 };
+  const float w[] = { 1, 2, 3, 4 };
+
+  pv_onnx_graph_add_initializer_floats (g, name, d4, 1, w);
+}
 
 static PvOnnxBuilder *
 new_builder (void)
@@ -205,13 +218,54 @@ exec_text (const PvOrtPlan *plan)
   return g_strdup (at + strlen ("Execution Plan:\n"));
 }
 
+/* Test-only kernels are in the "test" domain. */
+static void
+set_test_domain (PvOnnxNode *n)
+{
+  if (op_in (n->op_type, N ("ExtOut", "VarAlias", "T", "FromHost", "ToHost", "NoKernel")))
+    pv_onnx_node_set_domain (n, "test");
+}
+
 static PvOnnxNode *
 node3 (PvOnnxGraph *g, const char *op, const char *name, const char *const *in, const char *const *out)
 {
   PvOnnxNode *n = pv_onnx_graph_add_node (g, op, name, in, out);
-  if (op_in (op, N ("ExtOut", "VarAlias", "T", "FromHost", "ToHost", "NoKernel")))
-    pv_onnx_node_set_domain (n, "test");
+  set_test_domain (n);
   return n;
+}
+
+/* pv_onnx_graph_add_nodes() ("Exp n0 x>a; Add n1 a,x>y"), with node3's domains. */
+static void
+add_nodes (PvOnnxGraph *g, const char *text)
+{
+  gsize from = g->n_node;
+
+  pv_onnx_graph_add_nodes (g, text);
+  for (gsize i = from; i < g->n_node; i++)
+    set_test_domain (g->node[i]);
+}
+
+/* A model with the float graph inputs @inputs and outputs @outputs
+ * ("x:4 y:2,4"), through the nodes of @nodes (add_nodes()). */
+static PvOnnxBuilder *
+model_io (const char *inputs, const char *nodes, const char *outputs)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_inputs (g, F, inputs);
+  add_nodes (g, nodes);
+  pv_onnx_graph_add_outputs (g, F, outputs);
+  return b;
+}
+
+/* A model from graph input x to graph output y, both float [@shape]. */
+static PvOnnxBuilder *
+model_of (const char *shape, const char *nodes)
+{
+  g_autofree char *x = g_strconcat ("x:", shape, NULL), *y = g_strconcat ("y:", shape, NULL);
+
+  return model_io (x, nodes, y);
 }
 
 /* The release actions of @node as "value:ref_count" items. */
@@ -229,15 +283,15 @@ releases_of (const PvOrtPlan *plan, const char *node_name)
   return g_string_free (s, FALSE);
 }
 
-/* A stream's steps as letters: B(arrier) W(aitOnEP) L(aunchKernel)
- * A(ctivateNotification) T(riggerDownstream). */
-static char *
-step_kinds (const PvOrtPlan *plan, int stream)
+/* Asserts that a stream's steps read @expected, as letters: B(arrier)
+ * W(aitOnEP) L(aunchKernel) A(ctivateNotification) T(riggerDownstream). */
+static void
+assert_steps (const PvOrtPlan *plan, int stream, const char *expected)
 {
-  GString *s = g_string_new (NULL);
+  g_autoptr (GString) s = g_string_new (NULL);
   for (int k = 0; k < plan->streams[stream].n_steps; k++)
     g_string_append_c (s, "BWLAT"[plan->streams[stream].steps[k].kind]);
-  return g_string_free (s, FALSE);
+  g_assert_cmpstr (s->str, ==, expected);
 }
 
 /* ---- §1.2 fixed kinds, §4 value indices ---- */
@@ -247,29 +301,22 @@ test_fixed_kinds (void)
 {
   PvOnnxBuilder *b = new_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b), *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
-  const gint64 d4[] = { 4 };
-  const float w[] = { 1, 2, 3, 4 };
   g_autoptr (Planned) t = NULL;
-  PvOnnxNode *n;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_input (g, "c", BOOL, "");
   pv_onnx_graph_add_input (g, "U", F, "4");                  /* an initializer listed as input: overridable */
-  pv_onnx_graph_add_initializer_floats (g, "U", d4, 1, w);
-  pv_onnx_graph_add_initializer_floats (g, "W", d4, 1, w);
-  pv_onnx_graph_add_initializer_floats (g, "V", d4, 1, w);   /* used only inside the If */
-  pv_onnx_graph_add_initializer_floats (g, "Z", d4, 1, w);   /* only a graph output */
-  node3 (g, "Add", "n0", N ("x", "W"), N ("a"));
-  node3 (g, "Add", "n1", N ("a", "U"), N ("bb"));
+  add_w4 (g, "U");
+  add_w4 (g, "W");
+  add_w4 (g, "V");   /* used only inside the If */
+  add_w4 (g, "Z");   /* only a graph output */
+  add_nodes (g, "Add n0 x,W>a; Add n1 a,U>bb");
   pv_onnx_graph_add_output (then_g, "t", F, "4");
   node3 (then_g, "Add", "tn", N ("V", "bb"), N ("t"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
   node3 (else_g, "Identity", "en", N ("bb"), N ("e"));
-  n = node3 (g, "If", "if", N ("c"), N ("y"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  pv_onnx_graph_add_output (g, "Z", F, "4");
+  pv_onnx_graph_add_if (g, "if", "c", N ("y"), then_g, else_g);
+  pv_onnx_graph_add_outputs (g, F, "y:4 Z:4");
   t = plan_cpu (b);
 
   /* §4: inputs (with U), then per node inputs / implicit inputs / outputs,
@@ -298,19 +345,11 @@ test_fixed_kinds (void)
 static void
 test_external_outputs (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxBuilder *b = model_of ("4", "Exp n0 x>a; ExtOut n1 a>e; Relu n2 e>r; Exp n3 r>z; Exp n4 z>y");
   g_autoptr (Planned) t = NULL;
   g_autofree char *rel = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "ExtOut", "n1", N ("a"), N ("e"));
-  pv_onnx_graph_add_value_info (g, "e", F, "4");
-  node3 (g, "Relu", "n2", N ("e"), N ("r"));
-  node3 (g, "Exp", "n3", N ("r"), N ("z"));
-  node3 (g, "Exp", "n4", N ("z"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
+  pv_onnx_graph_add_value_info (pv_onnx_builder_get_graph (b), "e", F, "4");
   t = plan_cpu (b);
 
   assert_kind (t->plan, "e", "AllocatedExternally");
@@ -331,18 +370,13 @@ test_external_outputs (void)
 static void
 test_alias_of_external (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = model_of ("4", "ExtOut n0 x>e; Reshape n1 e,s>r; Exp n2 r>y");
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   const gint64 d1[] = { 1 }, shape[] = { 4 };
   g_autoptr (Planned) t = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_initializer_int64s (g, "s", d1, 1, shape);
-  node3 (g, "ExtOut", "n0", N ("x"), N ("e"));
   pv_onnx_graph_add_value_info (g, "e", F, "4");
-  node3 (g, "Reshape", "n1", N ("e", "s"), N ("r"));
-  node3 (g, "Exp", "n2", N ("r"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
   t = plan_cpu (b);
   /* Alias ignores the producer's external outputs (ORT only logs). */
   assert_reuses (t->plan, "r", "e");
@@ -351,15 +385,9 @@ test_alias_of_external (void)
 static void
 test_graph_output_first (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
+  /* The Relu could work in place, but y is a graph output. */
+  g_autoptr (Planned) t = plan_cpu (model_of ("4", "Exp n0 x>a; Relu n1 a>y"));
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Relu", "n1", N ("a"), N ("y"));   /* could work in place... */
-  pv_onnx_graph_add_output (g, "y", F, "4");  /* ...but is a graph output */
-  t = plan_cpu (b);
   assert_kind (t->plan, "y", "AllocateOutput");
   g_assert_cmpint (vp (t->plan, "y")->reused_buffer, ==, vi (t->plan, "y"));
 }
@@ -375,14 +403,8 @@ test_alias_chain (void)
   pv_onnx_graph_add_input (g, "x", F, "2,4");
   pv_onnx_graph_add_initializer_int64s (g, "s8", d1, 1, s8);
   pv_onnx_graph_add_initializer_int64s (g, "s24", d2, 1, s24);
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Reshape", "n1", N ("a", "s8"), N ("r1"));
-  node3 (g, "Reshape", "n2", N ("r1", "s24"), N ("r2"));
-  node3 (g, "Exp", "n3", N ("r2"), N ("y"));
-  node3 (g, "Reshape", "n4", N ("x", "s8"), N ("rx"));
-  node3 (g, "Exp", "n5", N ("rx"), N ("y2"));
-  pv_onnx_graph_add_output (g, "y", F, "2,4");
-  pv_onnx_graph_add_output (g, "y2", F, "8");
+  add_nodes (g, "Exp n0 x>a; Reshape n1 a,s8>r1; Reshape n2 r1,s24>r2; Exp n3 r2>y; Reshape n4 x,s8>rx; Exp n5 rx>y2");
+  pv_onnx_graph_add_outputs (g, F, "y:2,4 y2:8");
   t = plan_cpu (b);
   /* Reshape of Reshape shares the root buffer; shapes do not matter. */
   assert_reuses (t->plan, "r1", "a");
@@ -395,18 +417,11 @@ test_alias_chain (void)
 static void
 test_variadic_alias (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = model_of ("4", "Exp n0 x>p; Exp n1 x>q; VarAlias n2 p,q>r,s; Add n3 r,s>y");
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (Planned) t = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("p"));
-  node3 (g, "Exp", "n1", N ("x"), N ("q"));
-  node3 (g, "VarAlias", "n2", N ("p", "q"), N ("r", "s"));
-  pv_onnx_graph_add_value_info (g, "r", F, "4");
-  pv_onnx_graph_add_value_info (g, "s", F, "2");
-  node3 (g, "Add", "n3", N ("r", "s"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
+  pv_onnx_graph_add_value_infos (g, F, "r:4 s:2");
   t = plan_cpu (b);
   /* output k reuses input k - output_offset + input_offset, any size. */
   assert_reuses (t->plan, "r", "p");
@@ -417,17 +432,8 @@ test_variadic_alias (void)
 static void
 test_may_inplace_use_count (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
+  g_autoptr (Planned) t = plan_cpu (model_of ("4", "Exp n0 x>a; Relu n1 a>b; Sigmoid n2 a>c; Add n3 b,c>y"));
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Relu", "n1", N ("a"), N ("b"));
-  node3 (g, "Sigmoid", "n2", N ("a"), N ("c"));
-  node3 (g, "Add", "n3", N ("b", "c"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  t = plan_cpu (b);
   /* Order n0, n2, n1 (the higher-index consumer first). a has two uses:
    * at n2 its use count is 2, no in-place; at n1 it is 1. */
   g_assert_cmpint (t->model->graph->order[1], ==, 2);
@@ -444,10 +450,7 @@ test_non_tensor (void)
   g_autoptr (Planned) t = NULL;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "SequenceConstruct", "n2", N ("b", "x"), N ("s"));
-  node3 (g, "SequenceLength", "n3", N ("s"), N ("y"));
+  add_nodes (g, "Exp n0 x>a; Exp n1 a>b; SequenceConstruct n2 b,x>s; SequenceLength n3 s>y");
   pv_onnx_graph_add_output (g, "y", I64, "");
   t = plan_cpu (b);
   /* a is free when s is planned, but a sequence always allocates. */
@@ -458,19 +461,9 @@ test_non_tensor (void)
 static void
 test_free_list_order (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
+  g_autoptr (Planned) t = plan_cpu (model_of ("4", "Exp n0 x>a; Exp n1 x>b; Add n2 a,b>c; Exp n3 c>d; Exp n4 d>e; "
+                                                   "Exp n5 e>y"));
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("x"), N ("b"));
-  node3 (g, "Add", "n2", N ("a", "b"), N ("c"));
-  node3 (g, "Exp", "n3", N ("c"), N ("d"));
-  node3 (g, "Exp", "n4", N ("d"), N ("e"));
-  node3 (g, "Exp", "n5", N ("e"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  t = plan_cpu (b);
   /* n2 frees a, then b: the list is [b, a]; d takes b, the most recently
    * freed. n3 then frees c: [c, a]; e takes c. */
   assert_kind (t->plan, "c", "Allocate");
@@ -481,19 +474,11 @@ test_free_list_order (void)
 static void
 test_needs_consumer (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = model_of ("4", "Exp n0 x>a; Exp n1 x>a2; Add n2 a,a2>b; T n3 b>used,unused; Exp n4 used>y");
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (Planned) t = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("x"), N ("a2"));
-  node3 (g, "Add", "n2", N ("a", "a2"), N ("b"));
-  node3 (g, "T", "n3", N ("b"), N ("used", "unused"));
-  pv_onnx_graph_add_value_info (g, "used", F, "4");
-  pv_onnx_graph_add_value_info (g, "unused", F, "4");
-  node3 (g, "Exp", "n4", N ("used"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
+  pv_onnx_graph_add_value_infos (g, F, "used:4 unused:4");
   t = plan_cpu (b);
   /* a2 and a are free at n3: the consumed output takes a2, the unconsumed
    * one allocates although a would fit (no output edge). */
@@ -512,10 +497,7 @@ test_same_size_empty_dims (void)
   g_autoptr (Planned) t = NULL;
 
   pv_onnx_graph_add_input (g, "m", F, "6");
-  node3 (g, "NonZero", "n0", N ("m"), N ("nz"));
-  node3 (g, "Abs", "n1", N ("nz"), N ("p"));
-  node3 (g, "Abs", "n2", N ("p"), N ("q"));
-  node3 (g, "Abs", "n3", N ("q"), N ("r"));
+  add_nodes (g, "NonZero n0 m>nz; Abs n1 nz>p; Abs n2 p>q; Abs n3 q>r");
   pv_onnx_graph_add_output (g, "r", I64, "1,?");
   t = plan_cpu (b);
   /* NonZero's generated dim is empty for ORT: [1,?] is never the same
@@ -527,19 +509,9 @@ test_same_size_empty_dims (void)
 static void
 test_same_size_dim_params (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
+  g_autoptr (Planned) t = plan_cpu (model_of ("N,4", "Exp n0 x>a; Exp n1 a>b; Transpose n2 b>t; Exp n3 t>c; "
+                                                     "Transpose n4 c>d; Exp n5 d>y"));
 
-  pv_onnx_graph_add_input (g, "x", F, "N,4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "Transpose", "n2", N ("b"), N ("t"));
-  node3 (g, "Exp", "n3", N ("t"), N ("c"));
-  node3 (g, "Transpose", "n4", N ("c"), N ("d"));
-  node3 (g, "Exp", "n5", N ("d"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "N,4");
-  t = plan_cpu (b);
   /* t [4,N] and c [4,N] find only [N,4] buffers; d [N,4] takes b [N,4]
    * (N is a dim_param of a graph input; free list then is [t, b, a]). */
   assert_kind (t->plan, "t", "Allocate");
@@ -553,16 +525,9 @@ test_element_size (void)
   PvOnnxBuilder *b = new_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (Planned) t = NULL;
-  PvOnnxNode *n;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  n = node3 (g, "Cast", "n2", N ("b"), N ("i32"));
-  pv_onnx_node_add_attr_int (n, "to", I32);
-  n = node3 (g, "Cast", "n3", N ("i32"), N ("i64"));
-  pv_onnx_node_add_attr_int (n, "to", I64);
-  node3 (g, "Neg", "n4", N ("i64"), N ("y"));
+  add_nodes (g, "Exp n0 x>a; Exp n1 a>b; Cast n2 b>i32 to=6; Cast n3 i32>i64 to=7; Neg n4 i64>y");
   pv_onnx_graph_add_output (g, "y", I64, "4");
   t = plan_cpu (b);
   /* Bytes, not types: int32 takes a float buffer; int64 does not. */
@@ -573,18 +538,8 @@ test_element_size (void)
 static void
 test_scalars (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
+  g_autoptr (Planned) t = plan_cpu (model_of ("", "Exp n0 x>a; Exp n1 a>b; Exp n2 b>c; Relu n3 c>d; Exp n4 d>y"));
 
-  pv_onnx_graph_add_input (g, "x", F, "");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "Exp", "n2", N ("b"), N ("c"));
-  node3 (g, "Relu", "n3", N ("c"), N ("d"));
-  node3 (g, "Exp", "n4", N ("d"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "");
-  t = plan_cpu (b);
   /* a is free at n2, but a scalar never reuses from the free list... */
   assert_kind (t->plan, "c", "Allocate");
   /* ...while in-place (SameSize of two scalars) is fine. */
@@ -594,23 +549,9 @@ test_scalars (void)
 static void
 test_strings (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
-  PvOnnxNode *n;
+  g_autoptr (Planned) t = plan_cpu (model_of ("4", "Cast n0 x>s1 to=8; Cast n1 s1>f to=1; Cast n2 f>s2 to=8; "
+                                                   "Cast n3 s2>g to=1; Exp n4 g>y"));
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  n = node3 (g, "Cast", "n0", N ("x"), N ("s1"));
-  pv_onnx_node_add_attr_int (n, "to", STR);
-  n = node3 (g, "Cast", "n1", N ("s1"), N ("f"));
-  pv_onnx_node_add_attr_int (n, "to", F);
-  n = node3 (g, "Cast", "n2", N ("f"), N ("s2"));
-  pv_onnx_node_add_attr_int (n, "to", STR);
-  n = node3 (g, "Cast", "n3", N ("s2"), N ("g"));
-  pv_onnx_node_add_attr_int (n, "to", F);
-  node3 (g, "Exp", "n4", N ("g"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  t = plan_cpu (b);
   /* s1 is free when s2 is planned: string tensors are never reused. */
   g_assert_cmpint (vp (t->plan, "s1")->freed_at, ==, 1);
   assert_kind (t->plan, "s2", "Allocate");
@@ -650,19 +591,12 @@ test_use_counts (void)
 {
   PvOnnxBuilder *b = new_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  const gint64 d4[] = { 4 };
-  const float w[] = { 1, 2, 3, 4 };
   g_autoptr (Planned) t = NULL;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_initializer_floats (g, "W", d4, 1, w);
-  node3 (g, "Add", "n0", N ("x", "W"), N ("a"));
-  node3 (g, "Mul", "n1", N ("a", "a"), N ("b"));
-  node3 (g, "Add", "n2", N ("b", "W"), N ("y"));
-  node3 (g, "Neg", "n3", N ("x"), N ("y2"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  pv_onnx_graph_add_output (g, "y2", F, "4");
-  pv_onnx_graph_add_output (g, "x", F, "4");
+  add_w4 (g, "W");
+  add_nodes (g, "Add n0 x,W>a; Mul n1 a,a>b; Add n2 b,W>y; Neg n3 x>y2");
+  pv_onnx_graph_add_outputs (g, F, "y:4 y2:4 x:4");
   t = plan_cpu (b);
   g_assert_cmpint (vp (t->plan, "x")->use_count, ==, 4);  /* input + 2 uses + graph output */
   g_assert_cmpint (vp (t->plan, "W")->use_count, ==, 3);  /* initializer + 2 uses */
@@ -694,10 +628,8 @@ test_loop_identity_share (void)
   pv_onnx_graph_add_input (body, "iter", I64, "");
   pv_onnx_graph_add_input (body, "cond_in", BOOL, "");
   pv_onnx_graph_add_input (body, "v_in", F, "4");
-  node3 (body, "Identity", "b0", N ("cond_in"), N ("cond_out"));
-  node3 (body, "Identity", "b1", N ("v_in"), N ("v_out"));
-  node3 (body, "Identity", "b2", N ("iter"), N ("it_out"));
-  node3 (body, "Add", "b3", N ("v_in", "o"), N ("w_out"));
+  add_nodes (body, "Identity b0 cond_in>cond_out; Identity b1 v_in>v_out; Identity b2 iter>it_out; "
+                   "Add b3 v_in,o>w_out");
   pv_onnx_graph_add_output (body, "cond_out", BOOL, "");
   pv_onnx_graph_add_output (body, "v_out", F, "4");
   pv_onnx_graph_add_output (body, "it_out", I64, "");
@@ -708,13 +640,10 @@ test_loop_identity_share (void)
   node3 (then_g, "Identity", "t0", N ("o"), N ("t"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
   node3 (else_g, "Neg", "e0", N ("o"), N ("e"));
-  n = node3 (g, "If", "if", N ("cond"), N ("yif"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "if", "cond", N ("yif"), then_g, else_g);
   pv_onnx_graph_add_output (g, "v_final", F, "4");
   pv_onnx_graph_add_output (g, "its", I64, "?");
-  pv_onnx_graph_add_output (g, "ws", F, "?,4");
-  pv_onnx_graph_add_output (g, "yif", F, "4");
+  pv_onnx_graph_add_outputs (g, F, "ws:?,4 yif:4");
   t = plan_cpu (b);
 
   sub = t->model->graph->nodes[pv_graph_find_node (t->model->graph, "loop")].subgraphs[0];
@@ -751,25 +680,16 @@ test_cuda_locations (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *gt = pv_onnx_graph_new ("gt"), *ge = pv_onnx_graph_new ("ge");
   PvOnnxGraph *ct = pv_onnx_graph_new ("ct"), *ce = pv_onnx_graph_new ("ce");
-  const gint64 d4[] = { 4 };
-  const float w[] = { 1, 2, 3, 4 };
   g_autoptr (Planned) t = NULL;
   g_autoptr (PvOrtPlan) branch = NULL;
   g_autoptr (GError) error = NULL;
-  PvOnnxNode *n;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_input (g, "k", F, "4");
-  pv_onnx_graph_add_input (g, "z", F, "4");
-  pv_onnx_graph_add_input (g, "z2", F, "4");
+  pv_onnx_graph_add_inputs (g, F, "x:4 k:4 z:4 z2:4");
   pv_onnx_graph_add_input (g, "c", BOOL, "");
-  pv_onnx_graph_add_initializer_floats (g, "Wg", d4, 1, w);
-  pv_onnx_graph_add_initializer_floats (g, "Wc", d4, 1, w);
-  node3 (g, "Add", "g0", N ("x", "Wg"), N ("a"));
-  node3 (g, "ToHost", "g1", N ("a"), N ("h"));
-  pv_onnx_graph_add_value_info (g, "h", F, "4");
-  node3 (g, "FromHost", "g2", N ("Wc", "k"), N ("f"));
-  pv_onnx_graph_add_value_info (g, "f", F, "4");
+  add_w4 (g, "Wg");
+  add_w4 (g, "Wc");
+  add_nodes (g, "Add g0 x,Wg>a; ToHost g1 a>h; FromHost g2 Wc,k>f");
+  pv_onnx_graph_add_value_infos (g, F, "h:4 f:4");
   node3 (g, "Add", "g3", N ("Wc", "a"), N ("g3o"));    /* a later, GPU-side use of Wc */
   pv_onnx_graph_add_input (g, "kc", F, "4");
   node3 (g, "FromHost", "g4", N ("kc"), N ("g4o"));
@@ -778,22 +698,13 @@ test_cuda_locations (void)
   pv_onnx_graph_add_output (gt, "gto", F, "4");
   node3 (ge, "Neg", "ge0", N ("z"), N ("geo"));
   pv_onnx_graph_add_output (ge, "geo", F, "4");
-  n = node3 (g, "If", "ifg", N ("c"), N ("yg"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", gt);
-  pv_onnx_node_add_attr_graph (n, "else_branch", ge);
+  pv_onnx_graph_add_if (g, "ifg", "c", N ("yg"), gt, ge);
   node3 (ct, "Neg", "ct0", N ("z2"), N ("cto"));
   pv_onnx_graph_add_output (ct, "cto", F, "4");
   node3 (ce, "Abs", "ce0", N ("z2"), N ("ceo"));
   pv_onnx_graph_add_output (ce, "ceo", F, "4");
-  n = node3 (g, "If", "ifc", N ("c"), N ("yc"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", ct);
-  pv_onnx_node_add_attr_graph (n, "else_branch", ce);
-  pv_onnx_graph_add_output (g, "h", F, "4");
-  pv_onnx_graph_add_output (g, "f", F, "4");
-  pv_onnx_graph_add_output (g, "g3o", F, "4");
-  pv_onnx_graph_add_output (g, "g4o", F, "4");
-  pv_onnx_graph_add_output (g, "yg", F, "4");
-  pv_onnx_graph_add_output (g, "yc", F, "4");
+  pv_onnx_graph_add_if (g, "ifc", "c", N ("yc"), ct, ce);
+  pv_onnx_graph_add_outputs (g, F, "h:4 f:4 g3o:4 g4o:4 yg:4 yc:4");
   t = plan_with (b, "0:ifc;1:g0,g1,g2,g3,g4,ifg", PV_REGISTRY_CUDA);
 
   g_assert_true (t->plan->single_stream);  /* one stream per device */
@@ -828,20 +739,11 @@ test_cuda_locations (void)
 static void
 test_dealloc_single_stream (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  const gint64 d4[] = { 4 };
-  const float w[] = { 1, 2, 3, 4 };
+  PvOnnxBuilder *b = model_of ("4", "Add n0 x,W>a; Exp n1 a>b; Add n2 a,b>c; Exp n3 c>y");
   g_autoptr (Planned) t = NULL;
   g_autofree char *r0 = NULL, *r1 = NULL, *r2 = NULL, *r3 = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_initializer_floats (g, "W", d4, 1, w);
-  node3 (g, "Add", "n0", N ("x", "W"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "Add", "n2", N ("a", "b"), N ("c"));
-  node3 (g, "Exp", "n3", N ("c"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
+  add_w4 (pv_onnx_builder_get_graph (b), "W");
   t = plan_cpu (b);
   r0 = releases_of (t->plan, "n0");
   r1 = releases_of (t->plan, "n1");
@@ -862,18 +764,10 @@ test_dealloc_single_stream (void)
 static void
 test_dealloc_multi_stream (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
+  g_autoptr (Planned) t = plan_with (model_of ("4", "Exp n0 x>a; Exp n1 a>b; Mul n2 a,a>c; Add n3 c,b>y"),
+                                     "0:n0,n2;0:n1,n3", PV_REGISTRY_CPU);
   g_autofree char *r1 = NULL, *r2 = NULL, *r3 = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "Mul", "n2", N ("a", "a"), N ("c"));
-  node3 (g, "Add", "n3", N ("c", "b"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  t = plan_with (b, "0:n0,n2;0:n1,n3", PV_REGISTRY_CPU);
   g_assert_false (t->plan->single_stream);
   r1 = releases_of (t->plan, "n1");
   r2 = releases_of (t->plan, "n2");
@@ -890,20 +784,12 @@ test_dealloc_multi_stream (void)
 static void
 test_two_cpu_streams (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (Planned) t = NULL;
   g_autofree char *text = NULL;
   const PvOrtPlan *plan;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "Exp", "n2", N ("b"), N ("c"));
-  node3 (g, "Exp", "n3", N ("c"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
   /* The order of names inside a stream does not matter. */
-  t = plan_with (b, "0:n2,n0;0:n3,n1", PV_REGISTRY_CPU);
+  t = plan_with (model_of ("4", "Exp n0 x>a; Exp n1 a>b; Exp n2 b>c; Exp n3 c>y"), "0:n2,n0;0:n3,n1", PV_REGISTRY_CPU);
   plan = t->plan;
   text = exec_text (plan);
   /* A CPU-only build: Barrier, LaunchKernel and TriggerDownstream only. */
@@ -954,11 +840,7 @@ three_stream_model (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
 
   pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Relu", "n0", N ("x"), N ("a"));
-  node3 (g, "Shape", "n1", N ("a"), N ("s"));
-  node3 (g, "Exp", "n2", N ("a"), N ("b"));
-  node3 (g, "Add", "n3", N ("a", "b"), N ("c"));
-  node3 (g, "Mul", "n4", N ("c", "c"), N ("d"));
+  add_nodes (g, "Relu n0 x>a; Shape n1 a>s; Exp n2 a>b; Add n3 a,b>c; Mul n4 c,c>d");
   pv_onnx_graph_add_output (g, "s", I64, "1");
   pv_onnx_graph_add_output (g, "d", F, "4");
   return b;
@@ -1045,19 +927,15 @@ test_subgraph_consumer_wait (void)
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
   g_autoptr (Planned) t = NULL;
   g_autofree char *text = NULL;
-  PvOnnxNode *n;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_input (g, "c", BOOL, "");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Shape", "n1", N ("x"), N ("s"));
+  add_nodes (g, "Exp n0 x>a; Shape n1 x>s");
   node3 (then_g, "Add", "t0", N ("a", "a"), N ("t"));
   pv_onnx_graph_add_output (then_g, "t", F, "4");
   node3 (else_g, "Neg", "e0", N ("a"), N ("e"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
-  n = node3 (g, "If", "n2", N ("c"), N ("y"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "n2", "c", N ("y"), then_g, else_g);
   node3 (g, "Neg", "n3", N ("s"), N ("sl"));
   pv_onnx_graph_add_output (g, "y", F, "4");
   pv_onnx_graph_add_output (g, "sl", I64, "1");
@@ -1090,14 +968,9 @@ test_pinned_output_same_stream (void)
   g_autoptr (Planned) t = NULL;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "ToHost", "n0", N ("x"), N ("h"));
-  pv_onnx_graph_add_value_info (g, "h", F, "4");
-  node3 (g, "Exp", "n1", N ("h"), N ("y1"));
-  node3 (g, "ToHost", "n2", N ("x"), N ("h2"));
-  pv_onnx_graph_add_value_info (g, "h2", F, "4");
-  node3 (g, "Neg", "n3", N ("h2"), N ("y2"));
-  pv_onnx_graph_add_output (g, "y1", F, "4");
-  pv_onnx_graph_add_output (g, "y2", F, "4");
+  add_nodes (g, "ToHost n0 x>h; Exp n1 h>y1; ToHost n2 x>h2; Neg n3 h2>y2");
+  pv_onnx_graph_add_value_infos (g, F, "h:4 h2:4");
+  pv_onnx_graph_add_outputs (g, F, "y1:4 y2:4");
   t = plan_with (b, "1:n0,n1,n2;0:n3", PV_REGISTRY_CUDA);
   /* Pinned memory is (GPU, HOST_ACCESSIBLE) since ORT's OrtDevice rework:
    * its device type is not CPU, so with the seed's check
@@ -1113,50 +986,26 @@ test_pinned_output_same_stream (void)
 static void
 test_one_stream_per_device (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL, all_cpu = NULL;
+  const char *nodes = "Exp n0 x>a; Exp n1 a>b; Add n2 x,b>c; Exp n3 c>y";
+  g_autoptr (Planned) t = plan_with (model_of ("4", nodes), "0:n0,n2,n3;1:n1", PV_REGISTRY_CUDA);
+  g_autoptr (Planned) all_cpu = plan_cpu (model_of ("4", nodes));
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "Add", "n2", N ("x", "b"), N ("c"));
-  node3 (g, "Exp", "n3", N ("c"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  t = plan_with (b, "0:n0,n2,n3;1:n1", PV_REGISTRY_CUDA);
   g_assert_true (t->plan->single_stream);
   /* Use counts span all streams, but each pass releases only its own
    * stream's uses: a (used on the GPU stream) never frees in the CPU pass. */
   g_assert_cmpint (vp (t->plan, "a")->freed_at, ==, -1);
   assert_kind (t->plan, "c", "Allocate");
-
-  b = new_builder ();
-  g = pv_onnx_builder_get_graph (b);
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Exp", "n1", N ("a"), N ("b"));
-  node3 (g, "Add", "n2", N ("x", "b"), N ("c"));
-  node3 (g, "Exp", "n3", N ("c"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  all_cpu = plan_cpu (b);
   assert_reuses (all_cpu->plan, "c", "a");
 }
 
 static void
 test_partition_errors (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvModel) m = pv_test_load_built (model_of ("4", "Exp n0 x>a; NoKernel n1 a>y"), "test.onnx");
   g_autoptr (TestPartition) empty = NULL, mixed = NULL;
   g_autoptr (GError) error = NULL;
   PvOrtPlan *plan;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "NoKernel", "n1", N ("a"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  m = pv_test_load_built (b, "test.onnx");
 
   empty = test_partition (m->graph, "0:n0,n1;0:");
   plan = pv_ort_plan_new (m->graph, NULL, &empty->partition, PV_REGISTRY_CPU, test_lookup, NULL, &error);
@@ -1188,14 +1037,8 @@ test_multi_stream_alias_note (void)
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_initializer_int64s (g, "s", d1, 1, s4);
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Reshape", "n1", N ("a", "s"), N ("r"));
-  node3 (g, "Relu", "n2", N ("r"), N ("q"));
-  node3 (g, "Exp", "n3", N ("q"), N ("y"));
-  node3 (g, "Reshape", "n4", N ("x", "s"), N ("rx"));
-  node3 (g, "Exp", "n5", N ("rx"), N ("y2"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  pv_onnx_graph_add_output (g, "y2", F, "4");
+  add_nodes (g, "Exp n0 x>a; Reshape n1 a,s>r; Relu n2 r>q; Exp n3 q>y; Reshape n4 x,s>rx; Exp n5 rx>y2");
+  pv_onnx_graph_add_outputs (g, F, "y:4 y2:4");
   t = plan_with (b, "0:n0,n2,n4;0:n1,n3,n5", PV_REGISTRY_CPU);
   /* ORT prints each alias to stdout. */
   g_assert_nonnull (t->plan->notes);
@@ -1218,12 +1061,9 @@ unconsumed_output_model (const char *w_shape)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
 
   pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "T", "n0", N ("x"), N ("w", "u"));
+  add_nodes (g, "T n0 x>w,u; Exp n1 x>p; Exp n2 p>y2; Exp n3 w>y1");
   pv_onnx_graph_add_value_info (g, "w", F, w_shape);
   pv_onnx_graph_add_value_info (g, "u", F, "4");
-  node3 (g, "Exp", "n1", N ("x"), N ("p"));
-  node3 (g, "Exp", "n2", N ("p"), N ("y2"));
-  node3 (g, "Exp", "n3", N ("w"), N ("y1"));
   pv_onnx_graph_add_output (g, "y1", F, w_shape);
   pv_onnx_graph_add_output (g, "y2", F, "4");
   return b;
@@ -1252,17 +1092,7 @@ test_multi_stream_ancestor (void)
 static PvOnnxBuilder *
 two_givers_model (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Neg", "n1", N ("x"), N ("b"));
-  node3 (g, "Add", "n2", N ("a", "b"), N ("y1"));
-  node3 (g, "Exp", "n3", N ("y1"), N ("d"));
-  node3 (g, "Exp", "n4", N ("d"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  return b;
+  return model_of ("4", "Exp n0 x>a; Neg n1 x>b; Add n2 a,b>y1; Exp n3 y1>d; Exp n4 d>y");
 }
 
 static void
@@ -1296,17 +1126,11 @@ test_multi_stream_order_dependent (void)
 static void
 test_multi_stream_variadic_alias (void)
 {
-  PvOnnxBuilder *b = new_builder ();
+  PvOnnxBuilder *b = model_of ("4", "Exp n0 x>q; VarAlias n1 x,q>r,s; Add n2 r,s>y");
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (Planned) t = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("q"));
-  node3 (g, "VarAlias", "n1", N ("x", "q"), N ("r", "s"));
-  pv_onnx_graph_add_value_info (g, "r", F, "4");
-  pv_onnx_graph_add_value_info (g, "s", F, "4");
-  node3 (g, "Add", "n2", N ("r", "s"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
+  pv_onnx_graph_add_value_infos (g, F, "r:4 s:4");
   t = plan_with (b, "0:n0,n2;0:n1", PV_REGISTRY_CPU);
   /* Unlike the single-stream pass, VariadicAlias here needs an allocated
    * input: not the graph input x. */
@@ -1317,17 +1141,9 @@ test_multi_stream_variadic_alias (void)
 static void
 test_multi_stream_inplace_one_consumer (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
+  g_autoptr (Planned) t = plan_with (model_of ("4", "Exp n0 x>a; Relu n1 a>b; Neg n2 a>c; Add n3 b,c>y"),
+                                     "0:n0,n2;0:n1,n3", PV_REGISTRY_CPU);
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Relu", "n1", N ("a"), N ("b"));
-  node3 (g, "Neg", "n2", N ("a"), N ("c"));
-  node3 (g, "Add", "n3", N ("b", "c"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  t = plan_with (b, "0:n0,n2;0:n1,n3", PV_REGISTRY_CPU);
   /* a has two consumers (n1, n2): no in-place for the Relu. */
   assert_kind (t->plan, "b", "Allocate");
   assert_kind (t->plan, "c", "Allocate");
@@ -1346,19 +1162,11 @@ test_multi_stream_inplace_one_consumer (void)
 static void
 test_multi_stream_inplace_before_alias (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
+  g_autoptr (Planned) t = plan_with (model_of ("4", "Exp n0 x>a; Identity n1 a>b; Relu n2 b>c; Exp n3 a>d; "
+                                                "Add n4 c,d>y"),
+                                     "0:n0,n1,n2,n4;0:n3", PV_REGISTRY_CPU);
   g_autofree char *text = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "Exp", "n0", N ("x"), N ("a"));
-  node3 (g, "Identity", "n1", N ("a"), N ("b"));
-  node3 (g, "Relu", "n2", N ("b"), N ("c"));
-  node3 (g, "Exp", "n3", N ("a"), N ("d"));
-  node3 (g, "Add", "n4", N ("c", "d"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "4");
-  t = plan_with (b, "0:n0,n1,n2,n4;0:n3", PV_REGISTRY_CPU);
   g_assert_false (t->plan->single_stream);
   assert_kind (t->plan, "a", "Allocate");
   assert_reuses (t->plan, "b", "a");
@@ -1396,10 +1204,7 @@ chain_model (const char *x_shape, const char *a_shape, const char *c_shape)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
 
   pv_onnx_graph_add_input (g, "x", F, x_shape);
-  node3 (g, "T", "n0", N ("x"), N ("a"));
-  node3 (g, "T", "n1", N ("a"), N ("b"));
-  node3 (g, "T", "n2", N ("b"), N ("c"));
-  node3 (g, "T", "n3", N ("c"), N ("y"));
+  add_nodes (g, "T n0 x>a; T n1 a>b; T n2 b>c; T n3 c>y");
   pv_onnx_graph_add_value_info (g, "a", F, a_shape);
   pv_onnx_graph_add_value_info (g, "b", F, a_shape);
   pv_onnx_graph_add_value_info (g, "c", F, c_shape);
@@ -1474,22 +1279,12 @@ test_ort_para_plan_creation (void)
 static void
 test_ort_multi_stream (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
-  g_autofree char *s0 = NULL, *s1 = NULL;
+  g_autoptr (Planned) t = plan_with (model_io ("x:1", "Exp node1 x>Arg1; Exp node2 Arg1>Arg2; "
+                                                "Transpose node3 Arg2>Arg3; Exp node4 Arg3>Arg4", "Arg4:1"),
+                                     "0:node1,node2,node4;1:node3", PV_REGISTRY_CUDA);
 
-  pv_onnx_graph_add_input (g, "x", F, "1");
-  node3 (g, "Exp", "node1", N ("x"), N ("Arg1"));
-  node3 (g, "Exp", "node2", N ("Arg1"), N ("Arg2"));
-  node3 (g, "Transpose", "node3", N ("Arg2"), N ("Arg3"));
-  node3 (g, "Exp", "node4", N ("Arg3"), N ("Arg4"));
-  pv_onnx_graph_add_output (g, "Arg4", F, "1");
-  t = plan_with (b, "0:node1,node2,node4;1:node3", PV_REGISTRY_CUDA);
-  s0 = step_kinds (t->plan, 0);
-  s1 = step_kinds (t->plan, 1);
-  g_assert_cmpstr (s0, ==, "LLTBWL");
-  g_assert_cmpstr (s1, ==, "BLAT");
+  assert_steps (t->plan, 0, "LLTBWL");
+  assert_steps (t->plan, 1, "BLAT");
 }
 
 /* MultiStream1StreamWaitFor2Streams: node1, node2 -> node3, three GPU
@@ -1497,23 +1292,13 @@ test_ort_multi_stream (void)
 static void
 test_ort_one_waits_for_two (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (Planned) t = NULL;
-  g_autofree char *s0 = NULL, *s1 = NULL, *s2 = NULL;
+  g_autoptr (Planned) t = plan_with (model_io ("x:2,2", "Transpose node1 x>Arg1; Transpose node2 x>Arg2; "
+                                                "Add node3 Arg1,Arg2>Arg3", "Arg3:2,2"),
+                                     "1:node1;1:node2;1:node3", PV_REGISTRY_CUDA);
 
-  pv_onnx_graph_add_input (g, "x", F, "2,2");
-  node3 (g, "Transpose", "node1", N ("x"), N ("Arg1"));
-  node3 (g, "Transpose", "node2", N ("x"), N ("Arg2"));
-  node3 (g, "Add", "node3", N ("Arg1", "Arg2"), N ("Arg3"));
-  pv_onnx_graph_add_output (g, "Arg3", F, "2,2");
-  t = plan_with (b, "1:node1;1:node2;1:node3", PV_REGISTRY_CUDA);
-  s0 = step_kinds (t->plan, 0);
-  s1 = step_kinds (t->plan, 1);
-  s2 = step_kinds (t->plan, 2);
-  g_assert_cmpstr (s0, ==, "LAT");
-  g_assert_cmpstr (s1, ==, "LAT");
-  g_assert_cmpstr (s2, ==, "BBWWL");
+  assert_steps (t->plan, 0, "LAT");
+  assert_steps (t->plan, 1, "LAT");
+  assert_steps (t->plan, 2, "BBWWL");
 }
 
 /* MultiStreamMultiOutput: node1 (CUDA) has two outputs, both consumed by
@@ -1521,22 +1306,13 @@ test_ort_one_waits_for_two (void)
 static void
 test_ort_multi_output (void)
 {
-  PvOnnxBuilder *b = new_builder ();
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  PvOnnxBuilder *b = model_io ("x:4", "T node1 x>Arg1,Arg2; Add node2 Arg1,Arg2>Arg3", "Arg3:4");
   g_autoptr (Planned) t = NULL;
-  g_autofree char *s0 = NULL, *s1 = NULL;
 
-  pv_onnx_graph_add_input (g, "x", F, "4");
-  node3 (g, "T", "node1", N ("x"), N ("Arg1", "Arg2"));
-  pv_onnx_graph_add_value_info (g, "Arg1", F, "4");
-  pv_onnx_graph_add_value_info (g, "Arg2", F, "4");
-  node3 (g, "Add", "node2", N ("Arg1", "Arg2"), N ("Arg3"));
-  pv_onnx_graph_add_output (g, "Arg3", F, "4");
+  pv_onnx_graph_add_value_infos (pv_onnx_builder_get_graph (b), F, "Arg1:4 Arg2:4");
   t = plan_with (b, "1:node1;0:node2", PV_REGISTRY_CUDA);
-  s0 = step_kinds (t->plan, 0);
-  s1 = step_kinds (t->plan, 1);
-  g_assert_cmpstr (s0, ==, "LAT");
-  g_assert_cmpstr (s1, ==, "BWL");
+  assert_steps (t->plan, 0, "LAT");
+  assert_steps (t->plan, 1, "BWL");
 }
 
 /* ---- the printer ---- */
@@ -1546,15 +1322,12 @@ test_printer (void)
 {
   PvOnnxBuilder *b = new_builder ();
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  const gint64 d4[] = { 4 };
-  const float w[] = { 1, 2, 3, 4 };
   g_autoptr (Planned) t = NULL;
   g_autofree char *text = NULL;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_initializer_floats (g, "W", d4, 1, w);
-  node3 (g, "Add", "n0", N ("x", "W"), N ("a"));
-  node3 (g, "Relu", "n1", N ("a"), N ("b"));
+  add_w4 (g, "W");
+  add_nodes (g, "Add n0 x,W>a; Relu n1 a>b");
   node3 (g, "Exp", NULL, N ("b"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "4");
   t = plan_cpu (b);

@@ -194,7 +194,7 @@ if_model (gboolean on_input)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
-  PvOnnxNode *tr, *node;
+  PvOnnxNode *tr;
 
   pv_onnx_graph_add_input (g, "x", F, "1,3,8");
   pv_onnx_graph_add_initializer_int64s (g, "three", NULL, 0, (gint64[]) { 3 });
@@ -215,9 +215,7 @@ if_model (gboolean on_input)
   tr = pv_onnx_graph_add_node (else_g, "Transpose", "tr", N ("x"), N ("e"));
   pv_onnx_node_add_attr_ints (tr, "perm", (gint64[]) { 0, 2, 1 }, 3);
   pv_onnx_graph_add_output (else_g, "e", F, NULL);
-  node = pv_onnx_graph_add_node (g, "If", "if", N ("cond"), N ("y"));
-  pv_onnx_node_add_attr_graph (node, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (node, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "if", "cond", N ("y"), then_g, else_g);
   pv_onnx_graph_add_output (g, "y", F, NULL);
   return b;
 }

@@ -21,7 +21,6 @@ model_branches (void)
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
-  PvOnnxNode *if_node;
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_input (g, "cond", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, "");
@@ -32,9 +31,7 @@ model_branches (void)
   pv_onnx_graph_add_output (then_g, "t", F, "4");
   pv_onnx_graph_add_node (else_g, "Neg", NULL, N ("s"), N ("e"));
   pv_onnx_graph_add_output (else_g, "e", F, "4");
-  if_node = pv_onnx_graph_add_node (g, "If", "if", N ("cond"), N ("y"));
-  pv_onnx_node_add_attr_graph (if_node, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (if_node, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "if", "cond", N ("y"), then_g, else_g);
   pv_onnx_graph_add_node (g, "Relu", "out", N ("y"), N ("z"));
   pv_onnx_graph_add_output (g, "z", F, "4");
   return pv_test_load_built (b, "test.onnx");

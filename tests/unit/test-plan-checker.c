@@ -1,10 +1,12 @@
 /* The plan checker: accepts safe plans, catches planted faults, and holds
  * every slot and arena plan of thousands of random graphs. */
+#include <stdio.h>
 #include <string.h>
 
 #include "pv-model-loader.h"
 #include "pv-arena-planner.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-test-model.h"
 #include "pv-plan-checker.h"
 #include "pv-random-graph.h"
@@ -23,10 +25,7 @@ chain (void)
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   pv_onnx_builder_add_opset (b, "", 17);
   pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
-  pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("b"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("c"));
-  pv_onnx_graph_add_node (g, "Relu", "n3", N ("c"), N ("y"));
+  pv_onnx_graph_add_nodes (g, "Relu n0 x>a; Relu n1 a>b; Relu n2 b>c; Relu n3 c>y");
   pv_onnx_graph_add_output (g, "y", F, "4");
   return pv_test_load_built (b, "test.onnx");
 }
@@ -45,12 +44,25 @@ empty_plan (const PvModel *m)
   return p;
 }
 
+/* Places values, @text as "name region offset size" items separated by
+ * "; ", each needing 16 bytes. */
 static void
-put (const PvModel *m, Plan *p, const char *name, int region, guint64 offset, guint64 size)
+put (const PvModel *m, Plan *p, const char *text)
 {
-  int v = pv_graph_find_value (m->graph, name);
-  p->place[v] = (PvPlacement) { region, offset, size };
-  p->need[v] = 16;
+  g_auto (GStrv) items = g_strsplit (text, "; ", -1);
+
+  for (int i = 0; items[i]; i++)
+    {
+      char name[64];
+      int region, v;
+      guint64 offset, size;
+
+      g_assert_cmpint (sscanf (items[i], "%63s %d %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, name, &region, &offset,
+                               &size), ==, 4);
+      v = pv_graph_find_value (m->graph, name);
+      p->place[v] = (PvPlacement) { region, offset, size };
+      p->need[v] = 16;
+    }
 }
 
 static void
@@ -94,10 +106,7 @@ test_safe_chain (void)
   g_autoptr (PvCheckResult) r = NULL;
 
   /* a and c share a region: a is dead (last read by n1) before n2 writes c. */
-  put (m, &p, "a", 0, 0, 16);
-  put (m, &p, "b", 1, 0, 16);
-  put (m, &p, "c", 0, 0, 16);
-  put (m, &p, "y", 2, 0, 16);
+  put (m, &p, "a 0 0 16; b 1 0 16; c 0 0 16; y 2 0 16");
   r = check (m, &p, NULL, NULL);
   g_assert_true (r->ok);
   g_assert_cmpint (r->n_violations, ==, 0);
@@ -112,10 +121,7 @@ test_overlap_caught (void)
   g_autoptr (PvCheckResult) r = NULL;
 
   /* b is written by n1 while a is still read by n1: not in place. */
-  put (m, &p, "a", 0, 0, 16);
-  put (m, &p, "b", 0, 8, 16);
-  put (m, &p, "c", 1, 0, 16);
-  put (m, &p, "y", 2, 0, 16);
+  put (m, &p, "a 0 0 16; b 0 8 16; c 1 0 16; y 2 0 16");
   r = check (m, &p, NULL, NULL);
   g_assert_false (r->ok);
   g_assert_cmpint (r->n_violations, ==, 1);
@@ -148,16 +154,12 @@ test_graph_output_reused_caught (void)
 
   pv_onnx_builder_add_opset (b, "", 17);
   pv_onnx_graph_add_input (g, "x", F, "4");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("out"));
-  pv_onnx_graph_add_node (g, "Neg", "n1", N ("out"), N ("a"));
-  pv_onnx_graph_add_node (g, "Neg", "n2", N ("a"), N ("y"));
-  pv_onnx_graph_add_output (g, "out", F, "4");
-  pv_onnx_graph_add_output (g, "y", F, "4");
+  pv_onnx_graph_add_nodes (g, "Relu n0 x>out; Neg n1 out>a; Neg n2 a>y");
+  pv_onnx_graph_add_outputs (g, F, "out:4 y:4");
   m = pv_test_load_built (b, "test.onnx");
   p = empty_plan (m);
-  put (m, &p, "out", 0, 0, 16);
-  put (m, &p, "a", 1, 0, 16);
-  put (m, &p, "y", 0, 0, 16);  /* out's last reader is n1, but it is a graph output */
+  /* y shares out's bytes: out's last reader is n1, but it is a graph output. */
+  put (m, &p, "out 0 0 16; a 1 0 16; y 0 0 16");
   r = check (m, &p, NULL, NULL);
   g_assert_false (r->ok);
   g_assert_cmpint (r->violations[0].value_a, ==, pv_graph_find_value (m->graph, "out"));
@@ -173,9 +175,7 @@ test_no_memory_caught (void)
   Plan p = empty_plan (m);
   g_autoptr (PvCheckResult) r = NULL;
 
-  put (m, &p, "a", 0, 0, 16);
-  put (m, &p, "b", 1, 0, 8);   /* too small */
-  put (m, &p, "c", 2, 0, 16);
+  put (m, &p, "a 0 0 16; b 1 0 8; c 2 0 16");  /* b's 8 bytes are too small */
   p.need[pv_graph_find_value (m->graph, "y")] = 16;  /* needs bytes, has none */
   r = check (m, &p, NULL, NULL);
   g_assert_false (r->ok);
@@ -223,10 +223,7 @@ test_cross_stream (void)
   g_assert_cmpint (m->graph->order[0], ==, n0);
   g_assert_cmpint (m->graph->order[1], ==, n1);
   p = empty_plan (m);
-  put (m, &p, "a", 0, 0, 16);
-  put (m, &p, "c", 0, 0, 16);
-  put (m, &p, "b", 1, 0, 16);
-  put (m, &p, "y", 2, 0, 16);
+  put (m, &p, "a 0 0 16; c 0 0 16; b 1 0 16; y 2 0 16");
   {
     /* Only the data edges: n0 -> n1 (a) and n1 -> n3 (b). Nothing orders
      * n1's read of a before n2's write of c. */

@@ -1,11 +1,10 @@
 /* The schedule simulation: program order, barriers after triggers, live
  * intervals, the live-bytes curve; and the roofline cost model. */
-#include <string.h>
-
 #include "pv-cost-model.h"
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
 #include "pv-session.h"
+#include "pv-test-model.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
@@ -37,14 +36,8 @@ diamond (void)
 static PvSession *
 session (const PvModel *m, const PvKernelTable *k, const char *config)
 {
-  PvSessionOptions o = { 0 };
-  g_autoptr (GError) error = NULL;
-  PvSession *s;
+  PvSession *s = pv_test_session_new (m, k, config, NULL);
 
-  o.partition_text = config;
-  o.partition_len = config ? strlen (config) : 0;
-  s = pv_session_new (m, k, &o, &error);
-  g_assert_no_error (error);
   g_assert_nonnull (s->schedule);
   return s;
 }

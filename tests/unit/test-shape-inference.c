@@ -4,6 +4,7 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-test-model.h"
 #include "pv-shape-inference.h"
 
@@ -14,18 +15,8 @@ static char *
 shape_of (const PvShapeInfo *info, const PvModel *m, const char *name)
 {
   const PvValueShape *s = pv_shape_info_get (info, m->graph, pv_graph_find_value (m->graph, name));
-  GString *out;
 
-  if (s->rank < 0)
-    return g_strdup ("?");
-  out = g_string_new ("[");
-  for (int i = 0; i < s->rank; i++)
-    {
-      g_autofree char *d = pv_dim_to_string (s->dims[i]);
-      g_string_append_printf (out, "%s%s", i ? "," : "", d);
-    }
-  g_string_append_c (out, ']');
-  return g_string_free (out, FALSE);
+  return s->rank < 0 ? g_strdup ("?") : pv_test_dims_text (s->dims, s->rank, "[", "]");
 }
 
 static char *
@@ -39,18 +30,11 @@ bytes_of (const PvShapeInfo *info, const PvModel *m, const char *name)
 static void
 test_input_symbols (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvModel) m = pv_test_load_text ("input:?,3 other:n,3", "Add add input,other>y", "y");
   g_autoptr (PvShapeInfo) info = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *x = NULL, *y = NULL;
 
-  pv_onnx_graph_add_input (g, "input", F, "?,3");
-  pv_onnx_graph_add_input (g, "other", F, "n,3");
-  pv_onnx_graph_add_node (g, "Add", "add", N ("input", "other"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, NULL);
-  m = pv_test_load_built (b, "test.onnx");
   info = pv_shape_infer (m, NULL, &error);
   g_assert_no_error (error);
   x = shape_of (info, m, "input");
@@ -63,9 +47,7 @@ test_input_symbols (void)
 static void
 test_input_shape_override (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) m = NULL;
+  g_autoptr (PvModel) m = pv_test_load_text ("ids:batch,seq mask:batch,seq", "Mul mul ids,mask>y", "y:batch,seq");
   g_autoptr (PvShapeInfo) info = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GHashTable) shapes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
@@ -74,11 +56,6 @@ test_input_shape_override (void)
   gint64 d[] = { 2, 512 };
   g_autofree char *y = NULL, *bytes = NULL;
 
-  pv_onnx_graph_add_input (g, "ids", F, "batch,seq");
-  pv_onnx_graph_add_input (g, "mask", F, "batch,seq");
-  pv_onnx_graph_add_node (g, "Mul", "mul", N ("ids", "mask"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "batch,seq");
-  m = pv_test_load_built (b, "test.onnx");
   g_array_append_vals (dims, d, 2);
   g_hash_table_insert (shapes, "ids", dims);
   options.input_shapes = shapes;
@@ -161,9 +138,7 @@ test_sizes_and_bounds (void)
   pv_onnx_graph_add_input (g, "q", ONNX__TENSOR_PROTO__DATA_TYPE__INT4, "3,3");
   pv_onnx_graph_add_input (g, "s", ONNX__TENSOR_PROTO__DATA_TYPE__STRING, "4");
   pv_onnx_graph_add_input (g, "x", F, "batch,seq,2");
-  pv_onnx_graph_add_node (g, "Identity", "a", N ("q"), N ("q2"));
-  pv_onnx_graph_add_node (g, "Identity", "b", N ("s"), N ("s2"));
-  pv_onnx_graph_add_node (g, "Relu", "c", N ("x"), N ("x2"));
+  pv_onnx_graph_add_nodes (g, "Identity a q>q2; Identity b s>s2; Relu c x>x2");
   pv_onnx_graph_add_output (g, "q2", ONNX__TENSOR_PROTO__DATA_TYPE__INT4, NULL);
   pv_onnx_graph_add_output (g, "s2", ONNX__TENSOR_PROTO__DATA_TYPE__STRING, NULL);
   pv_onnx_graph_add_output (g, "x2", F, NULL);
@@ -214,12 +189,8 @@ test_exporter_reshape_chain (void)
   pv_onnx_node_add_attr_tensor_int64s (c, "value", vec1, 1, &heads);
   c = pv_onnx_graph_add_node (g, "Constant", NULL, NULL, N ("d"));
   pv_onnx_node_add_attr_tensor_int64s (c, "value", vec1, 1, &head);
-  pv_onnx_graph_add_node (g, "Gather", "g0", N ("s", "i0"), N ("b"));
-  pv_onnx_graph_add_node (g, "Gather", "g1", N ("s", "i1"), N ("t"));
-  pv_onnx_graph_add_node (g, "Unsqueeze", "u0", N ("b", "ax"), N ("bu"));
-  pv_onnx_graph_add_node (g, "Unsqueeze", "u1", N ("t", "ax"), N ("tu"));
-  pv_onnx_graph_add_node (g, "Concat", "cat", N ("bu", "tu", "h", "d"), N ("shape4"));
-  pv_onnx_node_add_attr_int ((PvOnnxNode *) g->node[g->n_node - 1], "axis", 0);
+  pv_onnx_graph_add_nodes (g, "Gather g0 s,i0>b; Gather g1 s,i1>t; Unsqueeze u0 b,ax>bu; Unsqueeze u1 t,ax>tu; "
+                              "Concat cat bu,tu,h,d>shape4 axis=0");
   pv_onnx_graph_add_node (g, "Reshape", "reshape", N ("x", "shape4"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, NULL);
   m = pv_test_load_built (b, "test.onnx");

@@ -8,22 +8,29 @@
 #include "pv-kernel-table.h"
 #include "pv-session.h"
 #include "pv-test-model.h"
+#include "pv-onnx-text.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
 #define N PV_ONNX_NAMES
 
-/* x (shape @x_shape) -> Relu -> r -> Relu -> y. */
+/* x (shape @x_shape) through @nodes to y (no shape stated), loaded as @name. */
 static PvModel *
-relu_model (const char *x_shape)
+load_chain (const char *x_shape, const char *nodes, const char *name)
 {
   PvOnnxBuilder *b = pv_test_builder_new (17);
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
 
   pv_onnx_graph_add_input (g, "x", F, x_shape);
-  pv_onnx_graph_add_node (g, "Relu", "first", N ("x"), N ("r"));
-  pv_onnx_graph_add_node (g, "Relu", "second", N ("r"), N ("y"));
+  pv_onnx_graph_add_nodes (g, nodes);
   pv_onnx_graph_add_output (g, "y", F, NULL);
-  return pv_test_load_built (b, "sizes.onnx");
+  return pv_test_load_built (b, name);
+}
+
+/* x (shape @x_shape) -> Relu -> r -> Relu -> y. */
+static PvModel *
+relu_model (const char *x_shape)
+{
+  return load_chain (x_shape, "Relu first x>r; Relu second r>y", "sizes.onnx");
 }
 
 static PvSession *
@@ -84,17 +91,9 @@ test_overflow_at_bounds (void)
 static void
 test_total_overflow (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (PvModel) model = NULL;
+  g_autoptr (PvModel) model = load_chain ("576460752303423488", "Relu a x>r; Relu b r>r2; Relu c r2>r3; Relu d r3>y",
+                                          "total.onnx");
 
-  pv_onnx_graph_add_input (g, "x", F, "576460752303423488");
-  pv_onnx_graph_add_node (g, "Relu", "a", N ("x"), N ("r"));
-  pv_onnx_graph_add_node (g, "Relu", "b", N ("r"), N ("r2"));
-  pv_onnx_graph_add_node (g, "Relu", "c", N ("r2"), N ("r3"));
-  pv_onnx_graph_add_node (g, "Relu", "d", N ("r3"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, NULL);
-  model = pv_test_load_built (b, "total.onnx");
   expect_refused (model, NULL, PV_SHAPE_ERROR_OVERFLOW, "the values' sizes add up to more than 2^63 bytes");
 }
 
@@ -139,8 +138,7 @@ test_computed_negative (void)
 
   pv_onnx_graph_add_input (g, "x", F, "2");
   pv_onnx_graph_add_initializer_int64s (g, "pads", (const gint64[]) { 2 }, 1, (const gint64[]) { -3, 0 });
-  pv_onnx_graph_add_node (g, "Pad", "pad", N ("x", "pads"), N ("p"));
-  pv_onnx_graph_add_node (g, "Relu", "relu", N ("p"), N ("y"));
+  pv_onnx_graph_add_nodes (g, "Pad pad x,pads>p; Relu relu p>y");
   pv_onnx_graph_add_output (g, "y", F, NULL);
   model = pv_test_load_built (b, "pad.onnx");
   expect_refused (model, NULL, PV_SHAPE_ERROR_NEGATIVE, "value “p”: its size comes out negative (-4 bytes)");

@@ -1,6 +1,9 @@
 /* The slot planner's documented behaviours (reference design 2). */
+#include <string.h>
+
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
 #include "pv-test-model.h"
 #include "pv-slot-planner.h"
 
@@ -40,15 +43,22 @@ slot (const PvSlotPlan *p, const PvModel *m, const char *name)
 static PvModel *
 chain_model (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  pv_onnx_graph_add_input (g, "x", F, "25");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
-  pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("b"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", N ("b"), N ("c"));
-  pv_onnx_graph_add_node (g, "Relu", "n3", N ("c"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "25");
-  return pv_test_load_built (b, "test.onnx");
+  return pv_test_load_text ("x:25", "Relu n0 x>a; Relu n1 a>b; Relu n2 b>c; Relu n3 c>y", "y:25");
+}
+
+/* Asserts the slots of values, @expected as "name=slot name=slot". */
+static void
+assert_slots (const PvSlotPlan *p, const PvModel *m, const char *expected)
+{
+  g_auto (GStrv) items = g_strsplit (expected, " ", -1);
+  g_autoptr (GString) got = g_string_new (NULL);
+
+  for (int i = 0; items[i]; i++)
+    {
+      g_autofree char *name = g_strndup (items[i], strcspn (items[i], "="));
+      g_string_append_printf (got, "%s%s=%d", i ? " " : "", name, slot (p, m, name));
+    }
+  g_assert_cmpstr (got->str, ==, expected);
 }
 
 static GHashTable *
@@ -78,8 +88,7 @@ test_retire_after_allocate (void)
 
   g_assert_false (p->deferred);
   /* n1 reads a: b cannot take a's slot; it is free only after n1. */
-  g_assert_cmpint (slot (p, m, "a"), ==, 0);
-  g_assert_cmpint (slot (p, m, "b"), ==, 1);
+  assert_slots (p, m, "a=0 b=1");
   /* c (100) reuses a's slot 0 (freed after n1); b's slot 1 (50) is too small. */
   g_assert_cmpint (slot (p, m, "c"), ==, 0);
   /* y: b's slot 1 (freed after n2) has 50 < 100: a new slot. */
@@ -101,36 +110,22 @@ test_include_graph_inputs (void)
 
   /* x holds slot 0 from the start and retires after n0: b... no, a cannot
    * take it (n0 reads x); b (50) fits into x's 100 after n0. */
-  g_assert_cmpint (slot (p, m, "x"), ==, 0);
-  g_assert_cmpint (slot (p, m, "a"), ==, 1);
-  g_assert_cmpint (slot (p, m, "b"), ==, 0);
+  assert_slots (p, m, "x=0 a=1 b=0");
   g_assert_cmpuint (p->naive_bytes, ==, 450);
 }
 
 static void
 test_best_fit_tie_breaks (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (GHashTable) sizes = NULL;
   g_autoptr (PvSlotPlan) p = NULL;
 
   /* p, q, r defined; all consumed by "join"; then two outputs compete. */
-  pv_onnx_graph_add_input (g, "x", F, "1");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("p"));
-  pv_onnx_graph_add_node (g, "Relu", "n1", N ("p"), N ("q"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", N ("q"), N ("r"));
-  pv_onnx_graph_add_node (g, "Sum", "join", N ("p", "q", "r"), N ("s"));
-  pv_onnx_graph_add_node (g, "Relu", "n4", N ("s"), N ("t"));
-  pv_onnx_graph_add_output (g, "t", F, "1");
-  m = pv_test_load_built (b, "test.onnx");
+  m = pv_test_load_text ("x:1", "Relu n0 x>p; Relu n1 p>q; Relu n2 q>r; Sum join p,q,r>s; Relu n4 s>t", "t:1");
   sizes = sizes_of ("p", 300u, "q", 200u, "r", 200u, "s", 10u, "t", 150u, NULL);
   p = plan_with (m, sizes, NULL, FALSE);
-  g_assert_cmpint (slot (p, m, "p"), ==, 0);
-  g_assert_cmpint (slot (p, m, "q"), ==, 1);
-  g_assert_cmpint (slot (p, m, "r"), ==, 2);
-  g_assert_cmpint (slot (p, m, "s"), ==, 3);
+  assert_slots (p, m, "p=0 q=1 r=2 s=3");
   /* After join: slots 0 (300), 1 (200), 2 (200) free. t (150): smallest
    * capacity that fits is 200, and between slots 1 and 2 the smaller id. */
   g_assert_cmpint (slot (p, m, "t"), ==, 1);
@@ -139,22 +134,13 @@ test_best_fit_tie_breaks (void)
 static void
 test_graph_outputs_not_recycled (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (GHashTable) sizes = NULL;
   g_autoptr (PvSlotPlan) p = NULL;
 
   /* early is a graph output whose last reader is n1: without its graph
    * output status, a or late could take its slot. */
-  pv_onnx_graph_add_input (g, "x", F, "1");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("early"));
-  pv_onnx_graph_add_node (g, "Neg", "n1", N ("early"), N ("a"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", N ("a"), N ("b"));
-  pv_onnx_graph_add_node (g, "Relu", "n3", N ("b"), N ("late"));
-  pv_onnx_graph_add_output (g, "early", F, "1");
-  pv_onnx_graph_add_output (g, "late", F, "1");
-  m = pv_test_load_built (b, "test.onnx");
+  m = pv_test_load_text ("x:1", "Relu n0 x>early; Neg n1 early>a; Relu n2 a>b; Relu n3 b>late", "early:1 late:1");
   sizes = sizes_of ("early", 64u, "a", 64u, "b", 64u, "late", 64u, NULL);
   p = plan_with (m, sizes, NULL, FALSE);
   /* b would reuse early's slot after n1 if early were an ordinary value. */
@@ -178,10 +164,7 @@ test_views_share_root (void)
 
   pv_onnx_graph_add_input (g, "x", F, "4");
   pv_onnx_graph_add_input (g, "shape", ONNX__TENSOR_PROTO__DATA_TYPE__INT64, "1");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("root"));
-  pv_onnx_graph_add_node (g, "Reshape", "n1", N ("root", "shape"), N ("view"));
-  pv_onnx_graph_add_node (g, "Relu", "n2", N ("x"), N ("other"));
-  pv_onnx_graph_add_node (g, "Add", "n3", N ("view", "other"), N ("y"));
+  pv_onnx_graph_add_nodes (g, "Relu n0 x>root; Reshape n1 root,shape>view; Relu n2 x>other; Add n3 view,other>y");
   pv_onnx_graph_add_output (g, "y", F, "4");
   m = pv_test_load_built (b, "test.onnx");
   views = g_new (int, m->graph->n_values);
@@ -221,8 +204,6 @@ test_deferred (void)
 static void
 test_peak_at_bounds (void)
 {
-  PvOnnxBuilder *b = pv_test_builder_new (17);
-  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
   g_autoptr (PvModel) m = NULL;
   g_autoptr (PvShapeInfo) shapes = NULL;
   g_autoptr (GHashTable) bounds = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
@@ -231,11 +212,7 @@ test_peak_at_bounds (void)
   guint64 peak = 0;
   gint64 two = 2, ten = 10;
 
-  pv_onnx_graph_add_input (g, "x", F, "batch,seq");
-  pv_onnx_graph_add_node (g, "Relu", "n0", N ("x"), N ("a"));
-  pv_onnx_graph_add_node (g, "Relu", "n1", N ("a"), N ("y"));
-  pv_onnx_graph_add_output (g, "y", F, "batch,seq");
-  m = pv_test_load_built (b, "test.onnx");
+  m = pv_test_load_text ("x:batch,seq", "Relu n0 x>a; Relu n1 a>y", "y:batch,seq");
   shapes = pv_shape_infer (m, NULL, &error);
   g_assert_no_error (error);
   g_hash_table_insert (bounds, "batch", g_memdup2 (&two, sizeof two));

@@ -8,6 +8,8 @@
 
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
+#include "pv-test-model.h"
 #include "pv-session.h"
 
 #define F ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT
@@ -44,19 +46,15 @@ build_control_flow (void)
   pv_onnx_graph_add_input (body, "iter", I64, "");
   pv_onnx_graph_add_input (body, "cond_in", BOOL, "");
   pv_onnx_graph_add_input (body, "acc_in", F, "4");
-  pv_onnx_graph_add_node (body, "Add", "acc_add", N ("acc_in", "s"), N ("a"));
-  pv_onnx_graph_add_node (body, "Identity", "cond_copy", N ("cond_in"), N ("cond_out"));
+  pv_onnx_graph_add_nodes (body, "Add acc_add acc_in,s>a; Identity cond_copy cond_in>cond_out");
   pv_onnx_graph_add_node (inner_then, "Relu", "inner_relu", N ("a"), N ("t"));
   pv_onnx_graph_add_output (inner_then, "t", F, "4");
   pv_onnx_graph_add_node (inner_else, "Neg", "inner_neg", N ("a"), N ("e"));
   pv_onnx_graph_add_output (inner_else, "e", F, "4");
-  n = pv_onnx_graph_add_node (body, "If", "inner_if", N ("cond_in"), N ("acc_out"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", inner_then);
-  pv_onnx_node_add_attr_graph (n, "else_branch", inner_else);
+  pv_onnx_graph_add_if (body, "inner_if", "cond_in", N ("acc_out"), inner_then, inner_else);
   pv_onnx_graph_add_node (body, "Mul", "scan_mul", N ("a", "a"), N ("sq"));
   pv_onnx_graph_add_output (body, "cond_out", BOOL, "");
-  pv_onnx_graph_add_output (body, "acc_out", F, "4");
-  pv_onnx_graph_add_output (body, "sq", F, "4");
+  pv_onnx_graph_add_outputs (body, F, "acc_out:4 sq:4");
   n = pv_onnx_graph_add_node (g, "Loop", "loop", N ("M", "keep_going", "x"), N ("acc", "history"));
   pv_onnx_node_add_attr_graph (n, "body", body);
 
@@ -64,12 +62,9 @@ build_control_flow (void)
   pv_onnx_graph_add_output (then_g, "ts", F, "4");
   pv_onnx_graph_add_node (else_g, "Exp", "else_exp", N ("s"), N ("es"));
   pv_onnx_graph_add_output (else_g, "es", F, "4");
-  n = pv_onnx_graph_add_node (g, "If", "top_if", N ("flag"), N ("y"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "top_if", "flag", N ("y"), then_g, else_g);
   pv_onnx_graph_add_node (g, "Add", "out_add", N ("acc", "y"), N ("out"));
-  pv_onnx_graph_add_output (g, "out", F, "4");
-  pv_onnx_graph_add_output (g, "history", F, "3,4");
+  pv_onnx_graph_add_outputs (g, F, "out:4 history:3,4");
 
   bytes = pv_onnx_builder_pack (b);
   model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "control-flow",
@@ -176,14 +171,8 @@ assert_body_plan (const PvSession *parent, const PvSession *s, int node, int ind
 static PvSession *
 main_session (const PvModel *model, const PvKernelTable *kernels, const char *partition)
 {
-  PvSessionOptions options = { 0 };
-  g_autoptr (GError) error = NULL;
-  PvSession *s;
+  PvSession *s = pv_test_session_new (model, kernels, partition, NULL);
 
-  options.partition_text = partition;
-  options.partition_len = partition ? strlen (partition) : 0;
-  s = pv_session_new (model, kernels, &options, &error);
-  g_assert_no_error (error);
   g_assert_nonnull (s->ort);
   g_assert_true (s->graph == model->graph);
   g_assert_cmpint (s->parent_node, ==, -1);
@@ -311,19 +300,14 @@ test_scan_body (void)
   int scan;
 
   pv_onnx_builder_add_opset (b, "", 17);
-  pv_onnx_graph_add_input (g, "init", F, "8");
-  pv_onnx_graph_add_input (g, "xs", F, "5,8");
-  pv_onnx_graph_add_input (body, "state_in", F, NULL);
-  pv_onnx_graph_add_input (body, "x_t", F, NULL);
-  pv_onnx_graph_add_node (body, "Add", "step_add", N ("state_in", "x_t"), N ("state_out"));
-  pv_onnx_graph_add_node (body, "Tanh", "step_tanh", N ("state_out"), N ("y_t"));
-  pv_onnx_graph_add_output (body, "state_out", F, NULL);
-  pv_onnx_graph_add_output (body, "y_t", F, NULL);
+  pv_onnx_graph_add_inputs (g, F, "init:8 xs:5,8");
+  pv_onnx_graph_add_inputs (body, F, "state_in x_t");
+  pv_onnx_graph_add_nodes (body, "Add step_add state_in,x_t>state_out; Tanh step_tanh state_out>y_t");
+  pv_onnx_graph_add_outputs (body, F, "state_out y_t");
   n = pv_onnx_graph_add_node (g, "Scan", "scan", N ("init", "xs"), N ("final", "ys"));
   pv_onnx_node_add_attr_int (n, "num_scan_inputs", 1);
   pv_onnx_node_add_attr_graph (n, "body", body);
-  pv_onnx_graph_add_output (g, "final", F, "8");
-  pv_onnx_graph_add_output (g, "ys", F, "5,8");
+  pv_onnx_graph_add_outputs (g, F, "final:8 ys:5,8");
   bytes = pv_onnx_builder_pack (b);
   model = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "scan", &error);
   g_assert_no_error (error);

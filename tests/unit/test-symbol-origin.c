@@ -1,10 +1,10 @@
 /* test-symbol-origin.c: where symbolic dims come from (pv-symbol-origin)
  * and a session's headline figures (pv-session-figures), on a generated
  * model whose answers are known by construction. */
-#include <string.h>
-
 #include "pv-model-loader.h"
 #include "pv-onnx-builder.h"
+#include "pv-onnx-text.h"
+#include "pv-test-model.h"
 #include "pv-session-figures.h"
 #include "pv-symbol-origin.h"
 
@@ -22,24 +22,17 @@ build (void)
   PvOnnxGraph *then_g = pv_onnx_graph_new ("then"), *else_g = pv_onnx_graph_new ("else");
   g_autoptr (GBytes) bytes = NULL;
   g_autoptr (GError) error = NULL;
-  PvOnnxNode *n;
   PvModel *model;
 
   pv_onnx_builder_add_opset (b, "", 17);
   pv_onnx_graph_add_input (g, "c", BOOL, "");
-  pv_onnx_graph_add_input (g, "x", F, "batch,4");
-  pv_onnx_graph_add_input (g, "y", F, "2,seq");
-  pv_onnx_graph_add_node (g, "NonZero", "/nz", N ("x"), N ("nz"));
-  pv_onnx_graph_add_node (g, "Relu", "/relu", N ("x"), N ("r"));
-  pv_onnx_graph_add_node (g, "Neg", "/neg", N ("y"), N ("ny"));
-  pv_onnx_graph_add_node (then_g, "NonZero", "/body_nz", N ("r"), N ("bnz"));
-  pv_onnx_graph_add_node (then_g, "Identity", "/then_id", N ("r"), N ("t"));
+  pv_onnx_graph_add_inputs (g, F, "x:batch,4 y:2,seq");
+  pv_onnx_graph_add_nodes (g, "NonZero /nz x>nz; Relu /relu x>r; Neg /neg y>ny");
+  pv_onnx_graph_add_nodes (then_g, "NonZero /body_nz r>bnz; Identity /then_id r>t");
   pv_onnx_graph_add_output (then_g, "t", F, "batch,4");
   pv_onnx_graph_add_node (else_g, "Identity", "/else_id", N ("r"), N ("e"));
   pv_onnx_graph_add_output (else_g, "e", F, "batch,4");
-  n = pv_onnx_graph_add_node (g, "If", "/if", N ("c"), N ("out"));
-  pv_onnx_node_add_attr_graph (n, "then_branch", then_g);
-  pv_onnx_node_add_attr_graph (n, "else_branch", else_g);
+  pv_onnx_graph_add_if (g, "/if", "c", N ("out"), then_g, else_g);
   pv_onnx_graph_add_output (g, "out", F, "batch,4");
   pv_onnx_graph_add_output (g, "nz", ONNX__TENSOR_PROTO__DATA_TYPE__INT64, NULL);
   pv_onnx_graph_add_output (g, "ny", F, "2,seq");
@@ -66,15 +59,7 @@ dim_symbol (const PvSession *s, const char *name, int axis)
 static PvSession *
 plan (const PvModel *model, const PvKernelTable *kernels, GHashTable *bounds)
 {
-  PvSessionOptions options = { 0 };
-  g_autoptr (GError) error = NULL;
-  PvSession *s;
-
-  options.bounds = bounds;
-  s = pv_session_new (model, kernels, &options, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (s);
-  return s;
+  return pv_test_session_new (model, kernels, NULL, bounds);
 }
 
 static void

@@ -451,15 +451,23 @@ fan_out_seconds (int n, PvArenaIndex index)
   return (double) (clock () - t0) / CLOCKS_PER_SEC;
 }
 
-/* A 50,000-way fan-out: 2.5 s of CPU when every placement visited every
- * buffer live with it (the blocks alone), 0.1 s with the wide index. */
+/* A 10,000-way fan-out, the wide index against the blocks in the same run
+ * (every placement visiting every buffer live with it): 0.015 s against
+ * 0.12 s of CPU plain (8x), 0.09 s against 2.3 s under ASan (25x). A ratio
+ * from one run, in CPU time, the wide index's best of three: neither a
+ * loaded machine nor a sanitizer fails it; a return to a quadratic walk
+ * does. */
 static void
 test_wide_fan_out (void)
 {
-  double seconds = fan_out_seconds (50000, PV_ARENA_INDEX_AUTO);
+  double blocks = fan_out_seconds (10000, PV_ARENA_INDEX_BLOCKS);
+  double wide = G_MAXDOUBLE;
 
-  g_test_message ("50,000-way fan-out: %.3f s of CPU", seconds);
-  g_assert_cmpfloat (seconds, <, 1.0);
+  for (int i = 0; i < 3; i++)
+    wide = MIN (wide, fan_out_seconds (10000, PV_ARENA_INDEX_AUTO));
+  g_test_message ("10,000-way fan-out: %.3f s of CPU, %.3f s with the blocks alone (%.1fx)", wide, blocks,
+                  blocks / MAX (wide, 1e-6));
+  g_assert_cmpfloat (wide * 3, <, blocks);
 }
 
 int

@@ -500,12 +500,13 @@ test_big_file_linear (gconstpointer data)
     }
   g_string_append (json, "]}\n");
   /* CPU time, not wall time: a loaded machine must not fail the test. The
-   * quadratic reader took 27 s; the linear one ~0.3 s (1.2 s under ASan). */
+   * quadratic reader took 27 s; the linear one 0.3 s (0.8-1.5 s under
+   * ASan), so 10 s only catches a return to the quadratic one. */
   start = clock ();
   g_assert_true (pv_kernel_table_merge_data (t, json->str, json->len, "big.json", &error));
   g_assert_no_error (error);
   g_test_message ("40k entries merged in %.3f s of CPU", (double) (clock () - start) / CLOCKS_PER_SEC);
-  g_assert_cmpfloat ((double) (clock () - start) / CLOCKS_PER_SEC, <, 5.0 * pv_test_time_scale ());
+  g_assert_cmpfloat ((double) (clock () - start) / CLOCKS_PER_SEC, <, 10.0 * pv_test_time_scale ());
   if (one_op)
     {
       /* Odd opsets are the file's; even ones keep the built-in Relu. */

@@ -372,7 +372,10 @@ test_mem_pattern_against_reference (void)
 
 /* 100,000 blocks live at once, then freed in a scattered order: the trees
  * take O(log n) a trace (ORT's scan, and planviz's before, took minutes).
- * Counted in CPU time, so that a loaded machine does not fail it. */
+ * The bound only catches a return to a scan: 0.3 s of CPU plain and 1.0 s
+ * under ASan today, 30 s allowed (CPU time, so load does not count; speed
+ * itself is measured by the wide cases of tests/unit/test-hostile-inputs.py
+ * and the benchmarks, not here). */
 static void
 test_mem_pattern_wide (void)
 {
@@ -389,7 +392,7 @@ test_mem_pattern_wide (void)
     g_assert_cmpuint (pv_ort_mem_pattern_trace_alloc (p, n + i, 256), ==, (guint64) i * 256);
   seconds = (double) (clock () - t0) / CLOCKS_PER_SEC;
   g_test_message ("300,000 traces: %.3f s of CPU", seconds);
-  g_assert_cmpfloat (seconds, <, 1.0);
+  g_assert_cmpfloat (seconds, <, 30.0);
 }
 
 static void

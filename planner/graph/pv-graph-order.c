@@ -74,6 +74,38 @@ check_unique_names (PvGraph *graph, GError **error)
   return TRUE;
 }
 
+int
+pv_node_output_nodes (const PvGraph *graph, const PvNode *node, int *out, gboolean *mark)
+{
+  int n = 0;
+
+  for (int o = 0; o < node->n_outputs; o++)
+    {
+      guint n_consumers;
+      const guint *consumers;
+      if (node->outputs[o] < 0)
+        continue;
+      consumers = pv_graph_value_consumers (graph, node->outputs[o], &n_consumers);
+      for (guint c = 0; c < n_consumers; c++)
+        if (!mark[consumers[c]])
+          {
+            mark[consumers[c]] = TRUE;
+            out[n++] = (int) consumers[c];
+          }
+    }
+  for (int i = 0; i < n; i++)
+    mark[out[i]] = FALSE;
+  /* Usually one output with its consumers already ascending. */
+  for (int i = 1; i < n; i++)
+    {
+      int x = out[i], j = i;
+      for (; j > 0 && out[j - 1] > x; j--)
+        out[j] = out[j - 1];
+      out[j] = x;
+    }
+  return n;
+}
+
 /* Kahn's algorithm; on a cycle, walks input edges among the unsorted nodes
  * until a node repeats, and names that loop. */
 static gboolean
@@ -83,6 +115,8 @@ check_acyclic (PvGraph *graph, GError **error)
   g_autofree int *pending = g_new0 (int, MAX (n, 1));
   g_autofree int *queue = g_new (int, MAX (n, 1));
   g_autofree int *inputs = g_new (int, max_input_count (graph));
+  g_autofree int *outputs = g_new (int, MAX (n, 1));
+  g_autofree gboolean *mark = g_new0 (gboolean, MAX (n, 1));
 
   for (int i = 0; i < n; i++)
     {
@@ -90,20 +124,15 @@ check_acyclic (PvGraph *graph, GError **error)
       if (pending[i] == 0)
         queue[done++] = i;
     }
+  /* Edges between nodes, counted once each way: a node that feeds another
+   * through two outputs releases it once (counting per output released it
+   * early and hid the cycle through its third input). */
   while (head < done)
     {
-      const PvNode *node = &graph->nodes[queue[head++]];
-      for (int o = 0; o < node->n_outputs; o++)
-        {
-          guint n_consumers;
-          const guint *consumers;
-          if (node->outputs[o] < 0)
-            continue;
-          consumers = pv_graph_value_consumers (graph, node->outputs[o], &n_consumers);
-          for (guint c = 0; c < n_consumers; c++)
-            if (--pending[consumers[c]] == 0)
-              queue[done++] = (int) consumers[c];
-        }
+      int k = pv_node_output_nodes (graph, &graph->nodes[queue[head++]], outputs, mark);
+      for (int c = 0; c < k; c++)
+        if (--pending[outputs[c]] == 0)
+          queue[done++] = outputs[c];
     }
   if (done == n)
     return TRUE;

@@ -25,4 +25,10 @@ gboolean pv_graph_finish_order (PvGraph *graph, GError **error);
  * returns the count written to @out (room for n_inputs + n_implicit_inputs). */
 int pv_node_input_nodes (const PvGraph *graph, const PvNode *node, int *out);
 
+/* The distinct consumer nodes of any of @node's outputs (implicit-input
+ * consumers included), ascending, as ORT walks output edges; returns the
+ * count written to @out (room for every node). @mark is all FALSE, one per
+ * node, and is left so. */
+int pv_node_output_nodes (const PvGraph *graph, const PvNode *node, int *out, gboolean *mark);
+
 G_END_DECLS

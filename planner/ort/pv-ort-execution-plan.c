@@ -10,6 +10,7 @@
  *   WaitOnEP (one per producer it waits on, ascending NodeIndex),
  *   LaunchKernel, ActivateNotification, TriggerDownstream. */
 #include "pv-ort-execution-plan.h"
+#include "pv-graph-order.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,41 +76,6 @@ assign_trigger_points (PvOrtPlan *plan, const PvOrtGraphView *view)
   return n_barriers;
 }
 
-/* The distinct consumers of any of @node's outputs, ascending (ORT walks the
- * output edges, sorted by consumer index; repeated consumers change nothing
- * below). Returns the count written to @out. */
-static int
-output_nodes (const PvGraph *graph, const PvNode *node, int *out, gboolean *mark)
-{
-  int n = 0;
-
-  for (int o = 0; o < node->n_outputs; o++)
-    {
-      guint n_consumers;
-      const guint *consumers;
-      if (node->outputs[o] < 0)
-        continue;
-      consumers = pv_graph_value_consumers (graph, node->outputs[o], &n_consumers);
-      for (guint c = 0; c < n_consumers; c++)
-        if (!mark[consumers[c]])
-          {
-            mark[consumers[c]] = TRUE;
-            out[n++] = (int) consumers[c];
-          }
-    }
-  for (int i = 0; i < n; i++)
-    mark[out[i]] = FALSE;
-  /* Usually one output with its consumers already ascending. */
-  for (int i = 1; i < n; i++)
-    {
-      int x = out[i], j = i;
-      for (; j > 0 && out[j - 1] > x; j--)
-        out[j] = out[j - 1];
-      out[j] = x;
-    }
-  return n;
-}
-
 /* Notifications and who waits on them. Returns the (waiter, producer)
  * pairs, sorted and unique. */
 static GArray *
@@ -141,7 +107,7 @@ assign_notifications (PvOrtPlan *plan, PvStreamRegistry registry)
 
           if (strcmp (node->op_type, "Shape") == 0)
             continue;
-          n_out_nodes = output_nodes (graph, node, scratch, mark);
+          n_out_nodes = pv_node_output_nodes (graph, node, scratch, mark);
           for (int c = 0; c < n_out_nodes; c++)
             {
               int consumer = scratch[c];

@@ -46,6 +46,22 @@ new_builder (void)
   return b;
 }
 
+/* A node feeding another through two outputs is one edge: counted twice,
+ * Split released Sum before Relu, and the cycle through Sum's third input
+ * loaded without a word (ONNX Runtime refuses the model). */
+static void
+test_cycle_through_two_outputs (void)
+{
+  PvOnnxBuilder *b = new_builder ();
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+
+  pv_onnx_graph_add_node (g, "Split", "split", N ("x"), N ("s0", "s1"));
+  pv_onnx_graph_add_node (g, "Sum", "sum", N ("s0", "s1", "c"), N ("a"));
+  pv_onnx_graph_add_node (g, "Relu", "relu", N ("a"), N ("c"));
+  pv_onnx_graph_add_output (g, "a", F, "2");
+  expect_error (b, PV_MODEL_ERROR_CYCLE, "cycle: sum → relu → sum");
+}
+
 static void
 test_cycle (void)
 {
@@ -628,6 +644,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/errors/cycle", test_cycle);
+  g_test_add_func ("/errors/cycle-through-two-outputs", test_cycle_through_two_outputs);
   g_test_add_func ("/errors/too-many-nodes", test_too_many_nodes);
   g_test_add_func ("/errors/produced-twice", test_produced_twice);
   g_test_add_func ("/errors/undefined-input", test_undefined_input);

@@ -582,14 +582,13 @@ PvOrtPlan *
 pv_ort_plan_new (const PvGraph *graph, const PvOrtShapes *shapes, const PvStreamPartition *partition,
                  PvStreamRegistry registry, PvKernelLookup lookup, gpointer lookup_data, GError **error)
 {
-  Planner p = { 0 };
   g_autoptr (PvOrtPlanBasis) basis = NULL;
 
   g_return_val_if_fail (graph != NULL && graph->node_io_at != NULL, NULL);  /* pv_graph_finish_order() ran */
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   basis = pv_ort_plan_basis_new (graph, shapes, lookup, lookup_data);
-  return run_planner (&p, basis, partition, PV_ORT_DEVICE_CPU, registry, error);
+  return pv_ort_plan_new_on_basis (basis, partition, registry, error);
 }
 
 PvOrtPlan *

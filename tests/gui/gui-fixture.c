@@ -1,5 +1,6 @@
 /* gui-fixture.c: the window fixture and helpers the GUI tests share. */
 #include "gui-fixture.h"
+#include "pv-partition-config.h"
 #include "pv-test-seed.h"
 
 #include <glib/gstdio.h>
@@ -300,19 +301,84 @@ still (Fixture *fx)
   return settled (fx) && revealers_done (GTK_WIDGET (fx->window));
 }
 
-/* The first GtkMenuButton under @root whose label is @label. */
 GtkWidget *
-find_menu_button (GtkWidget *root, const char *label)
+find_first (GtkWidget *root, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
 {
-  if (GTK_IS_MENU_BUTTON (root) && g_strcmp0 (gtk_menu_button_get_label (GTK_MENU_BUTTON (root)), label) == 0)
+  if (match (root, data))
     return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_menu_button (child, label);
+      GtkWidget *found = find_first (child, match, data);
       if (found)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+is_of_type (GtkWidget *widget, gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
+GtkWidget *
+find_widget (GtkWidget *root, GType type)
+{
+  return find_first (root, is_of_type, GSIZE_TO_POINTER (type));
+}
+
+GtkWidget *
+find_popover_menu (GtkWidget *root)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER_MENU (child))
+      return child;
+  return NULL;
+}
+
+gboolean
+menu_mapped (Fixture *fx)
+{
+  GtkWidget *menu = find_popover_menu (GTK_WIDGET (fx->view));
+  return menu && gtk_widget_get_mapped (menu) && gtk_widget_get_width (menu) > 0;
+}
+
+GtkWidget *
+window_widget (Fixture *fx, GType type)
+{
+  GtkWidget *w = find_widget (GTK_WIDGET (fx->window), type);
+
+  g_assert_nonnull (w);
+  return w;
+}
+
+int
+stream_in_text (Fixture *fx, const char *name)
+{
+  g_autofree char *text = pv_partition_editor_dup_text (fx->editor);
+  const PvGraph *graph = pv_document_get_model (fx->document)->graph;
+  g_autoptr (PvPartitionCheck) check = pv_partition_config_check (graph, text, strlen (text), NULL);
+  int id = pv_graph_find_node (graph, name);
+
+  g_assert_cmpint (id, >=, 0);
+  g_assert_cmpint (check->verdict, ==, PV_ORT_ACCEPTS);
+  for (int s = 0; s < check->effective->n_streams; s++)
+    for (int k = 0; k < check->effective->streams[s].n_nodes; k++)
+      if (check->effective->streams[s].nodes[k] == id)
+        return s;
+  return -1;
+}
+
+static gboolean
+is_menu_button_labelled (GtkWidget *widget, gconstpointer label)
+{
+  return GTK_IS_MENU_BUTTON (widget) && g_strcmp0 (gtk_menu_button_get_label (GTK_MENU_BUTTON (widget)), label) == 0;
+}
+
+GtkWidget *
+find_menu_button (GtkWidget *root, const char *label)
+{
+  return find_first (root, is_menu_button_labelled, label);
 }
 
 /* Shows the Summary page of the side pane (for the screenshot). */

@@ -70,8 +70,24 @@ void        insert_at_line_end    (GtkTextBuffer *buffer, const char *after, con
 void        wait_for_plan         (Fixture *fx, guint before);
 /* Makes the editor's text a two-stream config by typing into it. */
 void        type_second_stream    (Fixture *fx);
+/* The first widget under @root, @root included, depth first, that @match
+ * accepts with @data; NULL when none does. */
+GtkWidget  *find_first            (GtkWidget *root,
+                                   gboolean (*match) (GtkWidget *widget, gconstpointer data),
+                                   gconstpointer data);
+/* The first widget of @type under @root, @root included (find_first()). */
+GtkWidget  *find_widget           (GtkWidget *root, GType type);
 /* The first GtkMenuButton under @root whose label is @label. */
 GtkWidget  *find_menu_button      (GtkWidget *root, const char *label);
+/* The GtkPopoverMenu among @root's children (its context menu), or NULL. */
+GtkWidget  *find_popover_menu     (GtkWidget *root);
+/* The timeline view's context menu is shown and laid out. */
+gboolean    menu_mapped           (Fixture *fx);
+/* The first widget of @type in the window; asserts that there is one. */
+GtkWidget  *window_widget         (Fixture *fx, GType type);
+/* The stream ORT runs node @name in under the editor's text (asserted to be
+ * a config ORT accepts); -1 when no stream holds it. */
+int         stream_in_text        (Fixture *fx, const char *name);
 /* Shows the Summary page of the side pane (for the screenshot). */
 void        show_summary          (Fixture *fx);
 /* A mapped toplevel of @type, waiting up to 4 s for one to appear. */

@@ -44,23 +44,6 @@ select_kernel (Fixture *fx, const char *name)
   pv_timeline_view_set_selected_nodes (fx->view, &id, 1);
 }
 
-/* The stream of the editor's text that ORT runs @name in. */
-static int
-stream_in_text (Fixture *fx, const char *name)
-{
-  g_autofree char *text = pv_partition_editor_dup_text (fx->editor);
-  const PvGraph *graph = pv_document_get_model (fx->document)->graph;
-  g_autoptr (PvPartitionCheck) check = pv_partition_config_check (graph, text, strlen (text), NULL);
-  int id = node_id (fx, name);
-
-  g_assert_cmpint (check->verdict, ==, PV_ORT_ACCEPTS);
-  for (int s = 0; s < check->effective->n_streams; s++)
-    for (int k = 0; k < check->effective->streams[s].n_nodes; k++)
-      if (check->effective->streams[s].nodes[k] == id)
-        return s;
-  return -1;
-}
-
 static void
 assert_text_has (Fixture *fx, const char *part)
 {
@@ -79,22 +62,6 @@ use_registry (Fixture *fx, PvStreamRegistry registry)
 
   pv_document_set_registry (fx->document, registry);
   wait_for_plan (fx, plans);
-}
-
-static GtkWidget *
-find_popover_menu (GtkWidget *root)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_POPOVER_MENU (child))
-      return child;
-  return NULL;
-}
-
-static gboolean
-menu_mapped (Fixture *fx)
-{
-  GtkWidget *menu = find_popover_menu (GTK_WIDGET (fx->view));
-  return menu && gtk_widget_get_mapped (menu) && gtk_widget_get_width (menu) > 0;
 }
 
 static gboolean
@@ -428,20 +395,6 @@ test_cpu_registry (Fixture *fx, gconstpointer data)
   g_assert_nonnull (strstr (pv_window_get_device_note (fx->window), "runs on the GPU"));
 }
 
-static GtkWidget *
-find_type (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_type (c, type);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 /* A mapped cell label of the Values page showing @row. */
 static GtkWidget *
 cell_of (GtkWidget *root, PvValueRow *row)
@@ -484,7 +437,7 @@ test_values_menu (Fixture *fx, gconstpointer data)
 
   open_model (fx, "wide_branches.onnx", TWO_STREAMS);
   use_registry (fx, PV_REGISTRY_CUDA);
-  values = values_shown = PV_VALUES_VIEW (find_type (GTK_WIDGET (fx->window), PV_TYPE_VALUES_VIEW));
+  values = values_shown = PV_VALUES_VIEW (find_widget (GTK_WIDGET (fx->window), PV_TYPE_VALUES_VIEW));
   gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (values), GTK_TYPE_STACK)),
                                GTK_WIDGET (values));
   g = pv_document_get_model (fx->document)->graph;

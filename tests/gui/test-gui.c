@@ -129,20 +129,6 @@ test_no_shape_rule (Fixture *fx, gconstpointer data)
   show_summary (fx);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 test_two_streams_file (Fixture *fx, gconstpointer data)
 {
@@ -220,7 +206,7 @@ test_random_choice (Fixture *fx, gconstpointer data)
   g_assert_cmpstr (s->graph->values[marked].name, ==, "d");
   g_assert_cmpstr (pv_summary_view_get_value (pv_window_get_summary_view (fx->window), "Random choices"), ==,
                    "1 value");
-  inspector = PV_INSPECTOR (find_descendant (GTK_WIDGET (fx->window), PV_TYPE_INSPECTOR));
+  inspector = PV_INSPECTOR (find_widget (GTK_WIDGET (fx->window), PV_TYPE_INSPECTOR));
   pv_inspector_show_value (inspector, marked);
   g_assert_true (g_str_has_prefix (pv_inspector_get_row (inspector, "ORT 1.30"), "chooses this value's buffer at random"));
   gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (inspector), GTK_TYPE_STACK)),
@@ -603,19 +589,17 @@ test_bounds (Fixture *fx, gconstpointer data)
   }
 }
 
+static gboolean
+is_input_entry (GtkWidget *widget, gconstpointer input)
+{
+  return GTK_IS_ENTRY (widget) && g_strcmp0 (g_object_get_data (G_OBJECT (widget), "pv-input"), input) == 0;
+}
+
 /* The first GtkEntry below @root that edits graph input @input's value. */
 static GtkWidget *
 find_input_entry (GtkWidget *root, const char *input)
 {
-  if (GTK_IS_ENTRY (root) && g_strcmp0 (g_object_get_data (G_OBJECT (root), "pv-input"), input) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_input_entry (c, input);
-      if (found)
-        return found;
-    }
-  return NULL;
+  return find_first (root, is_input_entry, input);
 }
 
 /* An If on the sample rate input: the Bounds popover takes its value, and

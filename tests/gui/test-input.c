@@ -445,32 +445,16 @@ click_widget (GtkWidget *widget)
        (int) lround (out.x + sx), (int) lround (out.y + sy));
 }
 
-static GtkWidget *
-first_with_class (GtkWidget *root, const char *css_class)
+static gboolean
+is_mapped_with_class (GtkWidget *widget, gconstpointer css_class)
 {
-  if (gtk_widget_has_css_class (root, css_class) && gtk_widget_get_mapped (root))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = first_with_class (child, css_class);
-      if (found)
-        return found;
-    }
-  return NULL;
+  return gtk_widget_has_css_class (widget, css_class) && gtk_widget_get_mapped (widget);
 }
 
 static GtkWidget *
-first_of_type (GtkWidget *root, GType type)
+first_with_class (GtkWidget *root, const char *css_class)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = first_of_type (child, type);
-      if (found)
-        return found;
-    }
-  return NULL;
+  return find_first (root, is_mapped_with_class, css_class);
 }
 
 static gboolean
@@ -487,7 +471,7 @@ test_inspector_link_click (Fixture *fx, gconstpointer data)
 {
   PvTimelineModel *model = pv_timeline_view_get_model (fx->view);
   PvTimelineSelection kernel = { PV_TIMELINE_HIT_KERNEL, model->kernels[model->n_kernels / 2].node };
-  GtkWidget *inspector = first_of_type (GTK_WIDGET (fx->window), PV_TYPE_INSPECTOR), *link;
+  GtkWidget *inspector = find_widget (GTK_WIDGET (fx->window), PV_TYPE_INSPECTOR), *link;
 
   gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_ancestor (inspector, GTK_TYPE_STACK)), inspector);
   pv_timeline_view_set_selection (fx->view, &kernel);

@@ -32,26 +32,10 @@ focus_timeline (Fixture *fx)
 
 /* ---- helpers ---- */
 
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 static PvLiveView *
 live_view (Fixture *fx)
 {
-  GtkWidget *w = find_widget (GTK_WIDGET (fx->window), PV_TYPE_LIVE_VIEW);
-  g_assert_nonnull (w);
-  return PV_LIVE_VIEW (w);
+  return PV_LIVE_VIEW (window_widget (fx, PV_TYPE_LIVE_VIEW));
 }
 
 /* The session of the graph the timeline shows. */
@@ -425,9 +409,7 @@ test_range (Fixture *fx, gconstpointer data)
 static PvFindBar *
 find_bar (Fixture *fx)
 {
-  GtkWidget *w = find_widget (GTK_WIDGET (fx->window), PV_TYPE_FIND_BAR);
-  g_assert_nonnull (w);
-  return PV_FIND_BAR (w);
+  return PV_FIND_BAR (window_widget (fx, PV_TYPE_FIND_BAR));
 }
 
 static gboolean

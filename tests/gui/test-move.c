@@ -43,19 +43,11 @@ listed_in (Fixture *fx, const char *name, int *count)
 {
   g_autofree char *text = editor_text (fx);
   g_autofree char *quoted = g_strdup_printf ("\"%s\"", name);
-  const PvGraph *graph = pv_document_get_model (fx->document)->graph;
-  g_autoptr (PvPartitionCheck) check = pv_partition_config_check (graph, text, strlen (text), NULL);
-  int id = node_id (fx, name);
 
   *count = 0;
   for (const char *p = strstr (text, quoted); p; p = strstr (p + 1, quoted))
     (*count)++;
-  g_assert_cmpint (check->verdict, ==, PV_ORT_ACCEPTS);
-  for (int s = 0; s < check->effective->n_streams; s++)
-    for (int k = 0; k < check->effective->streams[s].n_nodes; k++)
-      if (check->effective->streams[s].nodes[k] == id)
-        return s;
-  return -1;
+  return stream_in_text (fx, name);
 }
 
 static void
@@ -205,22 +197,6 @@ test_move_stale (Fixture *fx, gconstpointer data)
   g_assert_nonnull (strstr (pv_window_get_error (fx->window), "Fix the config first"));
   now = editor_text (fx);
   g_assert_cmpstr (now, ==, refused);
-}
-
-static GtkWidget *
-find_popover_menu (GtkWidget *root)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_POPOVER_MENU (child))
-      return child;
-  return NULL;
-}
-
-static gboolean
-menu_mapped (Fixture *fx)
-{
-  GtkWidget *menu = find_popover_menu (GTK_WIDGET (fx->view));
-  return menu && gtk_widget_get_mapped (menu) && gtk_widget_get_width (menu) > 0;
 }
 
 /* The popover with its shadow: the bounds of what it draws, which reach

@@ -13,6 +13,10 @@
 #include "gui-fixture.h"
 
 #define MODEL "control_flow.onnx"
+/* MODEL's main graph on two streams, both on device 0. */
+static const char two_streams[] =
+  "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"/input/MatMul\",\"/Loop\"],"
+  "[\"/ReduceMean\",\"/Greater\",\"/head/If\"]],\"devices\":[\"0\",\"0\"]}";
 
 static const PvGraph *
 main_graph (Fixture *fx)
@@ -256,9 +260,6 @@ count_replacement (Replacements *r)
 static void
 test_body_replanned_by_worker (Fixture *fx, gconstpointer data)
 {
-  static const char two_streams[] =
-    "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"/input/MatMul\",\"/Loop\"],"
-    "[\"/ReduceMean\",\"/Greater\",\"/head/If\"]],\"devices\":[\"0\",\"0\"]}";
   PvSubgraphNav *nav = pv_window_get_subgraph_nav (fx->window);
   const PvGraph *g = main_graph (fx);
   int loop = node_id (g, "/Loop");
@@ -293,9 +294,6 @@ test_body_replanned_by_worker (Fixture *fx, gconstpointer data)
 static void
 test_replan (Fixture *fx, gconstpointer data)
 {
-  static const char two_streams[] =
-    "{\"type\":\"DeviceBasedPartitioner\",\"streams\":[[\"/input/MatMul\",\"/Loop\"],"
-    "[\"/ReduceMean\",\"/Greater\",\"/head/If\"]],\"devices\":[\"0\",\"0\"]}";
   PvSubgraphNav *nav = pv_window_get_subgraph_nav (fx->window);
   PvSummaryView *summary = pv_window_get_summary_view (fx->window);
   const PvGraph *g = main_graph (fx);

@@ -16,48 +16,16 @@
 
 /* ---- helpers ---- */
 
-/* The first widget under @root (itself included, depth first) that @match
- * accepts. */
-static GtkWidget *
-find_first (GtkWidget *root, gboolean (*match) (GtkWidget *, gconstpointer), gconstpointer data)
-{
-  if (match (root, data))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_first (child, match, data);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-is_of_type (GtkWidget *widget, gconstpointer type)
-{
-  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  return find_first (root, is_of_type, GSIZE_TO_POINTER (type));
-}
-
 static PvValuesView *
 values_view (Fixture *fx)
 {
-  GtkWidget *w = find_widget (GTK_WIDGET (fx->window), PV_TYPE_VALUES_VIEW);
-  g_assert_nonnull (w);
-  return PV_VALUES_VIEW (w);
+  return PV_VALUES_VIEW (window_widget (fx, PV_TYPE_VALUES_VIEW));
 }
 
 static PvInspector *
 inspector (Fixture *fx)
 {
-  GtkWidget *w = find_widget (GTK_WIDGET (fx->window), PV_TYPE_INSPECTOR);
-  g_assert_nonnull (w);
-  return PV_INSPECTOR (w);
+  return PV_INSPECTOR (window_widget (fx, PV_TYPE_INSPECTOR));
 }
 
 /* Shows @page in the side pane, for the screenshot. */

@@ -7,21 +7,17 @@ text says "deferred" on a plan whose sizes wait for bounds. TAP output.
 Usage: test-cli-consistency.py PLANVIZ_CLI DATA_DIR [SHARED_DIR]"""
 import json, os, subprocess, sys, tempfile
 
+from pv_tap import run_all, test
+
 cli, data = sys.argv[1], sys.argv[2]
 shared = sys.argv[3] if len(sys.argv) > 3 else None
 configs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ort", "configs")
 tmp = tempfile.mkdtemp(prefix="pv-consistency-")
 PLANNERS = ("ort", "slots", "arena")
-tests = []
 
 
 def run(*args):
     return subprocess.run([cli, *args], capture_output=True, text=True)
-
-
-def test(fn):
-    tests.append(fn)
-    return fn
 
 
 @test
@@ -105,17 +101,4 @@ def every_planner_says_deferred():
     return problems
 
 
-print(f"1..{len(tests)}")
-failed = 0
-for i, fn in enumerate(tests, 1):
-    problems = fn()
-    if problems is None:
-        print(f"ok {i} - {fn.__name__} # SKIP shared test data not found")
-    elif problems:
-        failed += 1
-        print(f"not ok {i} - {fn.__name__}")
-        for p in problems:
-            print(f"# {p}")
-    else:
-        print(f"ok {i} - {fn.__name__}")
-sys.exit(1 if failed else 0)
+run_all("shared test data not found")

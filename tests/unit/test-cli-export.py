@@ -8,15 +8,11 @@ check that the title band is drawn. TAP output.
 Usage: test-cli-export.py PLANVIZ_CLI DATA_DIR"""
 import os, re, struct, subprocess, sys, tempfile, zlib
 
+from pv_tap import run_all, test
+
 cli, data = sys.argv[1], sys.argv[2]
 tmp = tempfile.mkdtemp(prefix="pv-export-")
 TITLE_H = 30
-tests = []
-
-
-def test(fn):
-    tests.append(fn)
-    return fn
 
 
 def render(model, out, *extra):
@@ -154,18 +150,4 @@ def title_is_drawn_on_top():
     return problems
 
 
-print(f"1..{len(tests)}")
-failed = 0
-for i, fn in enumerate(tests, 1):
-    try:
-        problems = fn()
-    except Exception as e:  # a failed render or a malformed file
-        problems = [f"{type(e).__name__}: {e}"]
-    if problems:
-        failed += 1
-        print(f"not ok {i} - {fn.__name__}")
-        for p in problems:
-            print(f"# {p}")
-    else:
-        print(f"ok {i} - {fn.__name__}")
-sys.exit(1 if failed else 0)
+run_all()

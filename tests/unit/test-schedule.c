@@ -15,8 +15,6 @@ diamond (void)
 {
   PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (GBytes) bytes = NULL;
-  PvModel *m;
 
   pv_onnx_builder_add_opset (b, "", 17);
   pv_onnx_graph_add_input (g, "x", F, "256");
@@ -26,11 +24,7 @@ diamond (void)
   pv_onnx_graph_add_node (g, "Neg", "n3", N ("c"), N ("d"));
   pv_onnx_graph_add_node (g, "Add", "n4", N ("b", "d"), N ("y"));
   pv_onnx_graph_add_output (g, "y", F, "256");
-  bytes = pv_onnx_builder_pack (b);
-  pv_onnx_builder_free (b);
-  m = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "d.onnx", NULL);
-  g_assert_nonnull (m);
-  return m;
+  return pv_test_load_built (b, "d.onnx");
 }
 
 static PvSession *
@@ -95,7 +89,6 @@ test_roofline (void)
 {
   PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
   PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
-  g_autoptr (GBytes) bytes = NULL;
   g_autoptr (PvModel) m = NULL;
   g_autoptr (PvShapeInfo) shapes = NULL;
   PvRooflineCost cost;
@@ -110,9 +103,7 @@ test_roofline (void)
   pv_onnx_graph_add_node (g, "Relu", "relu", N ("z"), N ("r"));
   pv_onnx_graph_add_output (g, "y", F, NULL);
   pv_onnx_graph_add_output (g, "r", F, NULL);
-  bytes = pv_onnx_builder_pack (b);
-  pv_onnx_builder_free (b);
-  m = pv_model_load_from_bytes (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "r.onnx", NULL);
+  m = pv_test_load_built (b, "r.onnx");
   shapes = pv_shape_infer (m, NULL, NULL);
   /* MatMul: 2*4 outputs x K=3 multiply-adds = 48 FLOPs. */
   g_assert_cmpfloat (pv_node_flops (shapes, m->graph, pv_graph_find_node (m->graph, "mm"), NULL), ==, 48.0);

@@ -6,7 +6,6 @@
 #include "pv-element-type.h"
 #include "pv-json-writer.h"
 #include "pv-model-loader.h"
-#include "pv-json-writer.h"
 
 typedef struct {
   int nodes;
@@ -107,7 +106,6 @@ print_json (const PvModel *model, const Totals *totals, GPtrArray *ops, gboolean
   cJSON *opsets = cJSON_CreateArray ();
   cJSON *counts = cJSON_CreateObject ();
   cJSON *histogram = cJSON_CreateObject ();
-  char *text;
 
   cJSON_AddStringToObject (root, "file", model->source_name);
   cJSON_AddNumberToObject (root, "ir_version", (double) model->ir_version);
@@ -150,13 +148,7 @@ print_json (const PvModel *model, const Totals *totals, GPtrArray *ops, gboolean
         cJSON_AddItemToArray (names, cJSON_CreateString (g->nodes[g->order[i]].name));
       cJSON_AddItemToObject (root, "order", names);
     }
-  text = cJSON_Print (root);
-  {
-    g_autofree char *valid = pv_json_dup_valid_utf8 (text);
-    printf ("%s\n", valid);
-  }
-  cJSON_free (text);
-  cJSON_Delete (root);
+  pv_cli_print_json (root);
 }
 
 static void

@@ -14,7 +14,6 @@
 #include "pv-partition-config.h"
 #include "pv-read-file.h"
 #include "pv-save-file.h"
-#include "pv-json-writer.h"
 
 int pv_cli_partition (int argc, char **argv);
 int pv_cli_check (int argc, char **argv);
@@ -172,7 +171,6 @@ print_check_json (const PvGraph *graph, const PvPartitionCheck *check)
   cJSON *findings = cJSON_CreateArray ();
   cJSON *streams = cJSON_CreateArray ();
   cJSON *devices = cJSON_CreateArray ();
-  char *text;
 
   cJSON_AddStringToObject (root, "ort", pv_ort_verdict_name (check->verdict));
   if (check->ort_message)
@@ -204,13 +202,7 @@ print_check_json (const PvGraph *graph, const PvPartitionCheck *check)
   cJSON_AddItemToObject (root, "effective_streams", streams);
   cJSON_AddItemToObject (root, "effective_devices", devices);
   cJSON_AddBoolToObject (root, "effective_is_default", check->effective_is_default);
-  text = cJSON_Print (root);
-  {
-    g_autofree char *valid = pv_json_dup_valid_utf8 (text);
-    printf ("%s\n", valid);
-  }
-  cJSON_free (text);
-  cJSON_Delete (root);
+  pv_cli_print_json (root);
 }
 
 int

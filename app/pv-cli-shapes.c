@@ -9,7 +9,6 @@
 #include "pv-json-writer.h"
 #include "pv-model-loader.h"
 #include "pv-shape-inference.h"
-#include "pv-json-writer.h"
 
 typedef struct {
   int known;     /* every dim a number */
@@ -198,7 +197,6 @@ print_summary_json (cJSON *root, const PvShapeInfo *info, const Summary *sum, GH
   cJSON *warn = cJSON_AddArrayToObject (root, "warnings");
   cJSON *syms = cJSON_AddArrayToObject (root, "symbols");
   g_autofree const char **names = (const char **) g_hash_table_get_keys_as_array (symbols, NULL);
-  char *text;
 
   g_qsort_with_data (names, (gint) g_hash_table_size (symbols), sizeof (char *), compare_strings, NULL);
   for (guint i = 0; i < g_hash_table_size (symbols); i++)
@@ -210,13 +208,7 @@ print_summary_json (cJSON *root, const PvShapeInfo *info, const Summary *sum, GH
     cJSON_AddNumberToObject (ops, uncovered[i], counts[i]);
   for (int i = 0; warnings[i]; i++)
     cJSON_AddItemToArray (warn, cJSON_CreateString (warnings[i]));
-  text = cJSON_Print (root);
-  {
-    g_autofree char *valid = pv_json_dup_valid_utf8 (text);
-    printf ("%s\n", valid);
-  }
-  cJSON_free (text);
-  cJSON_Delete (root);
+  pv_cli_print_json (root);
 }
 
 /* After the table: the warnings, the counts and the ops without a shape

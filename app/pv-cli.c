@@ -12,6 +12,7 @@
 #include "pv-ort-graph-rewrite.h"
 #include "pv-partition-config.h"
 #include "pv-input-values.h"
+#include "pv-json-writer.h"
 #include "pv-node-limit.h"
 
 typedef struct {
@@ -116,6 +117,17 @@ pv_cli_parse_input_values (char **specs, const PvModel *model)
   if (values == NULL)
     g_printerr ("planviz-cli: --input-value %s\n", error->message);
   return values;
+}
+
+void
+pv_cli_print_json (cJSON *root)
+{
+  char *text = cJSON_Print (root);
+  g_autofree char *valid = pv_json_dup_valid_utf8 (text);
+
+  printf ("%s\n", valid);
+  cJSON_free (text);
+  cJSON_Delete (root);
 }
 
 int

@@ -1,6 +1,7 @@
 /* pv-cli.h: planviz-cli's command dispatch and shared helpers. */
 #pragma once
 
+#include <cjson/cJSON.h>
 #include <glib.h>
 
 #include "pv-graph.h"
@@ -44,6 +45,10 @@ GHashTable *pv_cli_parse_input_values (char **specs, const PvModel *model);
  * there is no config. */
 gboolean pv_cli_config_devices (const char *command, const PvGraph *graph, gboolean have_devices, const char *text,
                                 gsize len, int **devices_out);
+
+/* Prints @root as cJSON_Print() lays it out (any invalid UTF-8 made valid,
+ * pv_json_dup_valid_utf8) and a newline on stdout, then deletes @root. */
+void pv_cli_print_json (cJSON *root);
 
 int pv_cli_info (int argc, char **argv);
 int pv_cli_shapes (int argc, char **argv);

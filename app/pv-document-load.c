@@ -60,48 +60,10 @@ load_data_free (LoadData *data)
   g_free (data);
 }
 
-typedef struct {
-  GWeakRef document;
-  char *stage;
-} StageReport;
-
-static gboolean
-stage_report_cb (gpointer user_data)
-{
-  StageReport *report = user_data;
-  g_autoptr (PvDocument) self = NULL;
-
-  pv_tsan_acquire (report);
-  self = g_weak_ref_get (&report->document);
-  if (self && self->loading && g_strcmp0 (self->load_stage, report->stage) != 0)
-    {
-      g_free (self->load_stage);
-      self->load_stage = g_strdup (report->stage);
-      g_object_notify_by_pspec (G_OBJECT (self), _pv_document_properties[PV_DOCUMENT_PROP_LOAD_STAGE]);
-    }
-  return G_SOURCE_REMOVE;
-}
-
-static void
-stage_report_free (gpointer user_data)
-{
-  StageReport *report = user_data;
-
-  pv_tsan_acquire (report);
-  g_weak_ref_clear (&report->document);
-  g_free (report->stage);
-  g_free (report);
-}
-
 static void
 report_stage (GTask *task, LoadData *data, const char *stage)
 {
-  StageReport *report = g_new0 (StageReport, 1);
-  g_autoptr (GObject) self = g_weak_ref_get (&data->document);
-
-  g_weak_ref_init (&report->document, self);
-  report->stage = g_strdup (stage);
-  _pv_document_queue_report (g_task_get_context (task), stage_report_cb, report, stage_report_free);
+  _pv_document_report_stage (&data->document, g_task_get_context (task), FALSE, 0, stage);
 }
 
 /* The session's stages, as load stages ("Planning: ORT plan…"). */

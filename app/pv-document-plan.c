@@ -93,55 +93,13 @@ plan_data_free (PlanData *data)
 
 /* ---- stage reports ---- */
 
-typedef struct {
-  GWeakRef document;
-  guint generation;
-  const char *stage;         /* static */
-} StageReport;
-
-static gboolean
-stage_report_cb (gpointer user_data)
-{
-  StageReport *report = user_data;
-  g_autoptr (PvDocument) self = NULL;
-
-  pv_tsan_acquire (report);
-  self = g_weak_ref_get (&report->document);
-  if (self && self->plan_running && self->plan_generation == report->generation &&
-      g_strcmp0 (self->plan_stage, report->stage) != 0)
-    {
-      g_free (self->plan_stage);
-      self->plan_stage = g_strdup (report->stage);
-      g_object_notify_by_pspec (G_OBJECT (self), _pv_document_properties[PV_DOCUMENT_PROP_PLAN_STAGE]);
-    }
-  return G_SOURCE_REMOVE;
-}
-
-static void
-stage_report_free (gpointer user_data)
-{
-  StageReport *report = user_data;
-
-  pv_tsan_acquire (report);
-  g_weak_ref_clear (&report->document);
-  g_free (report);
-}
-
 /* PvSessionProgress, on the worker: tells the main thread. */
 static void
 report_stage (gpointer user_data, PvSessionStage stage)
 {
   PlanData *data = user_data;
-  g_autoptr (GObject) self = g_weak_ref_get (&data->document);
-  StageReport *report;
 
-  if (self == NULL)
-    return;
-  report = g_new0 (StageReport, 1);
-  g_weak_ref_init (&report->document, self);
-  report->generation = data->generation;
-  report->stage = pv_session_stage_name (stage);
-  _pv_document_queue_report (data->context, stage_report_cb, report, stage_report_free);
+  _pv_document_report_stage (&data->document, data->context, TRUE, data->generation, pv_session_stage_name (stage));
 }
 
 /* ---- the worker ---- */
@@ -269,6 +227,19 @@ _pv_document_node_devices (const PvGraph *graph, PvStreamRegistry registry, cons
   return registry == PV_REGISTRY_CUDA ? g_steal_pointer (&devices) : NULL;
 }
 
+/* The worker's last step: the job is done (for pv_document_plan_now(),
+ * which may wait for it) and its task returns. */
+static void
+finish_job (GTask *task, PlanData *data)
+{
+  pv_mutex_lock (&data->lock);
+  data->done = TRUE;
+  g_cond_signal (&data->cond);
+  pv_mutex_unlock (&data->lock);
+  pv_tsan_release (data);
+  g_task_return_boolean (task, TRUE);
+}
+
 static void
 plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
@@ -297,12 +268,7 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   if (data->basis == NULL)
     {
       /* The inference refused the input values: the plan is not made. */
-      pv_mutex_lock (&data->lock);
-      data->done = TRUE;
-      g_cond_signal (&data->cond);
-      pv_mutex_unlock (&data->lock);
-      pv_tsan_release (data);
-      g_task_return_boolean (task, TRUE);
+      finish_job (task, data);
       return;
     }
   if (data->plan_main)
@@ -319,12 +285,7 @@ plan_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
     }
   if (parent && data->paths->len > 0 && !g_cancellable_is_cancelled (data->cancellable))
     plan_bodies (data, parent, &options);
-  pv_mutex_lock (&data->lock);
-  data->done = TRUE;
-  g_cond_signal (&data->cond);
-  pv_mutex_unlock (&data->lock);
-  pv_tsan_release (data);
-  g_task_return_boolean (task, TRUE);
+  finish_job (task, data);
 }
 
 /* ---- on the main thread ---- */
@@ -523,42 +484,40 @@ start_job (PvDocument *self, gboolean plan_main)
   g_task_run_in_thread (task, plan_thread);
 }
 
-void
-_pv_document_replan (PvDocument *self)
+/* The main graph and the open bodies (@main), or the bodies alone: a new
+ * generation, planned now or after the job in flight, which is cancelled
+ * (its result would be dropped; a bodies job of older open bodies would
+ * install the wrong ones). */
+static void
+replan (PvDocument *self, gboolean main)
 {
   if (self->model == NULL || self->basis == NULL)
     return;
   self->plan_generation++;
   if (self->plan_running)
     {
-      /* Its result would be dropped: let it stop early. */
       g_cancellable_cancel (self->plan_running->cancellable);
-      self->replan_queued = TRUE;
+      if (!main && !self->replan_queued)
+        self->bodies_queued = TRUE;
+      /* A cancelled main job leaves the latest inputs unplanned. */
+      if (main || self->plan_running->plan_main)
+        self->replan_queued = TRUE;
     }
   else
-    start_job (self, TRUE);
+    start_job (self, main);
   _pv_document_update_planning (self);
+}
+
+void
+_pv_document_replan (PvDocument *self)
+{
+  replan (self, TRUE);
 }
 
 void
 _pv_document_replan_bodies (PvDocument *self)
 {
-  if (self->model == NULL || self->basis == NULL)
-    return;
-  /* A bodies job of older open bodies would install the wrong ones. */
-  self->plan_generation++;
-  if (self->plan_running)
-    {
-      g_cancellable_cancel (self->plan_running->cancellable);
-      if (!self->replan_queued)
-        self->bodies_queued = TRUE;
-      /* A cancelled main job leaves the latest inputs unplanned. */
-      if (self->plan_running->plan_main)
-        self->replan_queued = TRUE;
-    }
-  else
-    start_job (self, FALSE);
-  _pv_document_update_planning (self);
+  replan (self, FALSE);
 }
 
 static void

@@ -1,6 +1,7 @@
 /* pv-document-private.h: PvDocument's insides, shared by pv-document.c
- * (the object and its API), pv-document-plan.c (planning in a worker) and
- * pv-document-load.c (loading in a worker). */
+ * (the object and its API), pv-document-plan.c (planning in a worker),
+ * pv-document-load.c (loading in a worker) and pv-document-stage.c (what
+ * those workers tell the main thread they are doing). */
 #pragma once
 
 #include "pv-document.h"
@@ -121,12 +122,15 @@ PvTimelineModel *_pv_document_timeline_for      (const PvSession *session);
 void             _pv_document_body_plan_free    (PvBodyPlan *body);
 /* A pool that frees the sessions pushed to it, one at a time. */
 GThreadPool     *_pv_document_free_pool_new     (PvDocument *self);
-/* From a worker: @func (@report) runs from @context's main loop, on the
- * thread that iterates it, never on the caller; then @free_func (@report). */
-void             _pv_document_queue_report      (GMainContext  *context,
-                                                 GSourceFunc    func,
-                                                 gpointer       report,
-                                                 GDestroyNotify free_func);
+/* From a worker (pv-document-stage.c): unless the document in @document
+ * is gone, @stage (copied) becomes its plan-stage (@plan; if job
+ * @generation is still in flight then) or its load-stage (while it still
+ * loads), from @context's main loop, never on the caller. */
+void             _pv_document_report_stage      (GWeakRef     *document,
+                                                 GMainContext *context,
+                                                 gboolean      plan,
+                                                 guint         generation,
+                                                 const char   *stage);
 /* Frees what the document holds of its sessions and plans (not the model). */
 void             _pv_document_clear_plans       (PvDocument *self);
 void             _pv_document_set_stale         (PvDocument *self,

@@ -103,23 +103,6 @@ _pv_document_free_pool_new (PvDocument *self)
 }
 
 void
-_pv_document_queue_report (GMainContext *context, GSourceFunc func, gpointer report, GDestroyNotify free_func)
-{
-  /* Not g_main_context_invoke_full(): a worker calls it, and it runs @func
-   * at once on the worker when it can acquire @context, which it can
-   * whenever the main thread is not iterating it at that moment (as in
-   * pv_document_plan_now(), or in tests that iterate by hand). */
-  GSource *source = g_idle_source_new ();
-
-  g_source_set_priority (source, G_PRIORITY_DEFAULT);
-  g_source_set_callback (source, func, report, free_func);
-  g_source_set_static_name (source, "[planviz] stage report");
-  pv_tsan_release (report);
-  g_source_attach (source, context);
-  g_source_unref (source);
-}
-
-void
 _pv_document_set_stale (PvDocument *self, gboolean stale)
 {
   stale = !!stale;

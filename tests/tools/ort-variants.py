@@ -54,6 +54,19 @@ def add_initializers(model, inits):
             g.input.append(helper.make_tensor_value_info(i.name, i.data_type, list(i.dims)))
 
 
+def replace_graph_body(model, nodes, inits, min_opset):
+    """The graph's nodes become @nodes, @inits are added, the value_info
+    (now stale) dropped and the default opset raised to @min_opset."""
+    g = model.graph
+    del g.node[:]
+    g.node.extend(nodes)
+    add_initializers(model, inits)
+    del g.value_info[:]
+    for o in model.opset_import:
+        if o.domain in ('', 'ai.onnx') and o.version < min_opset:
+            o.version = min_opset
+
+
 # ---- sym ----
 
 def make_sym(model):
@@ -207,13 +220,7 @@ def make_dq(model):
                 nodes.append(helper.make_node('Reshape', [bias, bshape], [b4], name=base + '/bias_reshape'))
                 bias = b4
             nodes.append(helper.make_node('Add', [scaled, bias], [n.output[0]], name=base + '/bias'))
-    del g.node[:]
-    g.node.extend(nodes)
-    add_initializers(model, inits)
-    del g.value_info[:]
-    for o in model.opset_import:
-        if o.domain in ('', 'ai.onnx') and o.version < 11:
-            o.version = 11
+    replace_graph_body(model, nodes, inits, 11)
     return {}, {}
 
 
@@ -249,14 +256,7 @@ def make_if(model, by_value):
                  helper.make_node('Gather', ['x_shape', 'cond_axis'], ['x_dim'], name='/cond/Gather', axis=0),
                  helper.make_node('Equal', ['x_dim', 'cond_expected'], ['take_then'], name='/cond/Equal')]
     head.append(helper.make_node('If', ['take_then'], [inner], name='/select/If', then_branch=then_g, else_branch=else_g))
-    nodes = head + list(g.node)
-    del g.node[:]
-    g.node.extend(nodes)
-    add_initializers(model, inits)
-    del g.value_info[:]
-    for o in model.opset_import:
-        if o.domain in ('', 'ai.onnx') and o.version < 11:
-            o.version = 11   # Equal on int64 needs opset 11
+    replace_graph_body(model, head + list(g.node), inits, 11)  # Equal on int64 needs opset 11
     return {}, values
 
 

@@ -12,6 +12,27 @@ compare_int (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Most nodes have a handful of producers or consumers: insertion sort
+ * beats qsort's setup there (this runs for every node in several planner
+ * passes); past 16, qsort, so that a node with 100,000 consumers in
+ * descending order is not quadratic. */
+static void
+sort_node_ids (int *ids, int n)
+{
+  if (n > 16)
+    {
+      qsort (ids, n, sizeof (int), compare_int);
+      return;
+    }
+  for (int i = 1; i < n; i++)
+    {
+      int x = ids[i], j = i;
+      for (; j > 0 && ids[j - 1] > x; j--)
+        ids[j] = ids[j - 1];
+      ids[j] = x;
+    }
+}
+
 int
 pv_node_input_nodes (const PvGraph *graph, const PvNode *node, int *out)
 {
@@ -24,18 +45,7 @@ pv_node_input_nodes (const PvGraph *graph, const PvNode *node, int *out)
       if (producer >= 0)
         out[n++] = producer;
     }
-  /* Most nodes have a handful of inputs: insertion sort beats qsort's
-   * setup there (this runs for every node in several planner passes). */
-  if (n > 16)
-    qsort (out, n, sizeof (int), compare_int);
-  else
-    for (int i = 1; i < n; i++)
-      {
-        int x = out[i], j = i;
-        for (; j > 0 && out[j - 1] > x; j--)
-          out[j] = out[j - 1];
-        out[j] = x;
-      }
+  sort_node_ids (out, n);
   /* Drop duplicates: one edge per producer is all the order needs. */
   int w = 0;
   for (int i = 0; i < n; i++)
@@ -95,14 +105,7 @@ pv_node_output_nodes (const PvGraph *graph, const PvNode *node, int *out, gboole
     }
   for (int i = 0; i < n; i++)
     mark[out[i]] = FALSE;
-  /* Usually one output with its consumers already ascending. */
-  for (int i = 1; i < n; i++)
-    {
-      int x = out[i], j = i;
-      for (; j > 0 && out[j - 1] > x; j--)
-        out[j] = out[j - 1];
-      out[j] = x;
-    }
+  sort_node_ids (out, n);
   return n;
 }
 

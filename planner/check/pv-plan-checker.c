@@ -148,13 +148,20 @@ describe_conflict (const PvGraph *g, const Object *a, const Object *b, int bad_u
  * they came in (a position in the sweep's keys). Only objects with bytes are
  * kept: an empty one overlaps nothing. Searching by offset keeps a sweep
  * near n log n where most objects are live at once at distinct offsets (a
- * 100,000-way fan-out), instead of each object against every earlier one. */
+ * 100,000-way fan-out), instead of each object against every earlier one.
+ * While few are kept (most sweeps of deployed models), a plain list in the
+ * order they came in is cheaper than the tree: the tree is built the first
+ * time more than ACTIVE_MAX_FEW are. */
+#define ACTIVE_MAX_FEW 64
+
 typedef struct {
   const Object *objs;
   const int *keys;
   guint64 probe;      /* the offset of the PROBE key */
   guint64 max_size;   /* of any object ever kept: how far back an overlap can start */
-  GTree *tree;        /* GINT_TO_POINTER (position) -> nothing */
+  GTree *tree;        /* GINT_TO_POINTER (position) -> nothing; NULL while few */
+  int n_few;
+  int few[ACTIVE_MAX_FEW + 1];  /* positions, ascending, while tree is NULL */
 } Active;
 
 #define PROBE (-1)    /* a key before every object at Active.probe */
@@ -178,6 +185,12 @@ compare_int (gconstpointer a, gconstpointer b)
   return *(const int *) a - *(const int *) b;
 }
 
+static gboolean
+overlaps (const PvPlacement *place, const Object *b)
+{
+  return place->offset < b->place.offset + b->place.size && place->offset + place->size > b->place.offset;
+}
+
 /* The kept objects whose bytes overlap @b's, in the order they came in. */
 static void
 overlapping (Active *act, const Object *b, GArray *out)
@@ -186,6 +199,13 @@ overlapping (Active *act, const Object *b, GArray *out)
   GTreeNode *node;
 
   g_array_set_size (out, 0);
+  if (act->tree == NULL)
+    {
+      for (int i = 0; i < act->n_few; i++)
+        if (overlaps (&act->objs[act->keys[act->few[i]]].place, b))
+          g_array_append_val (out, act->few[i]);
+      return;
+    }
   act->probe = b->place.offset >= act->max_size ? b->place.offset - act->max_size + 1 : 0;
   for (node = g_tree_lower_bound (act->tree, GINT_TO_POINTER (PROBE)); node; node = g_tree_node_next (node))
     {
@@ -199,16 +219,49 @@ overlapping (Active *act, const Object *b, GArray *out)
   g_array_sort (out, compare_int);
 }
 
+static void
+active_remove (Active *act, int k)
+{
+  if (act->tree)
+    {
+      g_tree_remove (act->tree, GINT_TO_POINTER (k));
+      return;
+    }
+  for (int i = 0; i < act->n_few; i++)
+    if (act->few[i] == k)
+      {
+        memmove (&act->few[i], &act->few[i + 1], (act->n_few - i - 1) * sizeof (int));
+        act->n_few--;
+        return;
+      }
+}
+
+/* Keeps position @a (after every kept one). */
+static void
+active_insert (Active *act, int a)
+{
+  if (act->tree == NULL)
+    {
+      act->few[act->n_few++] = a;
+      if (act->n_few <= ACTIVE_MAX_FEW)
+        return;
+      act->tree = g_tree_new_full (compare_active, act, NULL, NULL);
+      for (int i = 0; i < act->n_few; i++)
+        g_tree_insert (act->tree, GINT_TO_POINTER (act->few[i]), NULL);
+      return;
+    }
+  g_tree_insert (act->tree, GINT_TO_POINTER (a), NULL);
+}
+
 /* One region's objects, in definition order: each against the earlier ones
  * whose bytes it overlaps and that no later object has superseded. */
 static void
 sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, const int *keys, int n, const int *inplace_root,
               GArray *violations)
 {
-  Active act = { objs, keys, 0, 0, NULL };
+  Active act = { objs, keys, 0, 0, NULL, 0, { 0 } };
   g_autoptr (GArray) candidates = g_array_new (FALSE, FALSE, sizeof (int));
 
-  act.tree = g_tree_new_full (compare_active, &act, NULL, NULL);
   for (int a = 0; a < n; a++)
     {
       Object *b = &objs[keys[a]];
@@ -231,12 +284,13 @@ sweep_region (const PvHappensBefore *order, const PvGraph *g, Object *objs, cons
             }
           else if (forward && b->place.offset <= prev->place.offset &&
                    b->place.offset + b->place.size >= prev->place.offset + prev->place.size)
-            g_tree_remove (act.tree, GINT_TO_POINTER (k));  /* b covers prev and safely follows it: superseded */
+            active_remove (&act, k);  /* b covers prev and safely follows it: superseded */
         }
-      g_tree_insert (act.tree, GINT_TO_POINTER (a), NULL);
+      active_insert (&act, a);
       act.max_size = MAX (act.max_size, b->place.size);
     }
-  g_tree_unref (act.tree);
+  if (act.tree)
+    g_tree_unref (act.tree);
 }
 
 PvCheckResult *

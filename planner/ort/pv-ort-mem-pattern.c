@@ -11,8 +11,13 @@
  * they have distinct offsets; the gap before a live block runs from the end
  * of the one before it (or 0) to its offset. Only gaps of at least one byte
  * are in the gap tree: ORT never fits a block of 0 bytes (it records it but
- * never lists it as live). */
-#include "pv-ort-mem-pattern.h"
+ * never lists it as live).
+ *
+ * The trees cost more than ORT's scan while few blocks are live (the
+ * models people deploy: tens at once): a pattern scans, as ORT does, until
+ * more than max_scan blocks are live at once, then builds the trees and
+ * keeps them. Both give the same offsets. */
+#include "pv-ort-mem-pattern-private.h"
 
 typedef struct {
   int value_index;
@@ -23,7 +28,9 @@ typedef struct {
 
 struct _PvOrtMemPattern {
   GArray *allocs;      /* of Block, in trace order */
-  GTree *live;         /* KEY(alloc) -> NULL, by offset */
+  GArray *scan;        /* until the trees: the live allocs by offset */
+  guint max_scan;
+  GTree *live;         /* KEY(alloc) -> NULL, by offset (NULL until built) */
   GTree *gaps;         /* KEY(alloc) -> NULL for the gap before that live block, by (size, offset) */
   GHashTable *live_of; /* value index -> KEY(a live block of it), chained by next_same */
   GHashTable *last;    /* value index -> KEY(its last traced block) */
@@ -64,12 +71,17 @@ compare_gaps (gconstpointer a, gconstpointer b, gpointer data)
 PvOrtMemPattern *
 pv_ort_mem_pattern_new (void)
 {
+  return pv_ort_mem_pattern_new_with_scan (PV_ORT_MEM_PATTERN_MAX_SCAN);
+}
+
+PvOrtMemPattern *
+pv_ort_mem_pattern_new_with_scan (guint max_scan)
+{
   PvOrtMemPattern *p = g_new0 (PvOrtMemPattern, 1);
 
   p->allocs = g_array_new (FALSE, FALSE, sizeof (Block));
-  p->live = g_tree_new_full (compare_offsets, p, NULL, NULL);
-  p->gaps = g_tree_new_full (compare_gaps, p, NULL, NULL);
-  p->live_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  p->scan = g_array_new (FALSE, FALSE, sizeof (int));
+  p->max_scan = max_scan;
   p->last = g_hash_table_new (g_direct_hash, g_direct_equal);
   return p;
 }
@@ -80,9 +92,13 @@ pv_ort_mem_pattern_free (PvOrtMemPattern *p)
   if (p == NULL)
     return;
   g_array_free (p->allocs, TRUE);
-  g_tree_destroy (p->live);
-  g_tree_destroy (p->gaps);
-  g_hash_table_destroy (p->live_of);
+  g_array_free (p->scan, TRUE);
+  if (p->live)
+    {
+      g_tree_destroy (p->live);
+      g_tree_destroy (p->gaps);
+      g_hash_table_destroy (p->live_of);
+    }
   g_hash_table_destroy (p->last);
   g_free (p);
 }
@@ -146,6 +162,74 @@ best_offset (PvOrtMemPattern *p, guint64 size)
   return found ? best : current;
 }
 
+/* ORT's own scan over the live blocks by offset: the same answer as
+ * best_offset(). */
+static guint64
+scan_best_offset (const PvOrtMemPattern *p, guint64 size)
+{
+  guint64 current = 0, waste = G_MAXUINT64, best = 0;
+  gboolean found = FALSE;
+
+  for (guint k = 0; k < p->scan->len; k++)
+    {
+      const Block *b = ALLOC (p, g_array_index (p->scan, int, k));
+      guint64 gap = b->offset - current;  /* live blocks do not overlap */
+      if (gap >= size && gap - size < waste)
+        {
+          waste = gap - size;
+          best = current;
+          found = TRUE;
+        }
+      current = b->offset + b->size;
+    }
+  if (current < p->block_bytes)
+    {
+      guint64 gap = p->block_bytes - current;
+      if (gap >= size && gap - size < waste)
+        {
+          best = current;
+          found = TRUE;
+        }
+    }
+  return found ? best : current;
+}
+
+static void
+scan_insert (PvOrtMemPattern *p, int at)
+{
+  guint pos = p->scan->len;
+
+  while (pos > 0 && ALLOC (p, g_array_index (p->scan, int, pos - 1))->offset > ALLOC (p, at)->offset)
+    pos--;
+  g_array_insert_val (p->scan, pos, at);
+}
+
+/* The first live block of @value_index in offset order leaves the scan. */
+static void
+scan_free (PvOrtMemPattern *p, int value_index)
+{
+  for (guint k = 0; k < p->scan->len; k++)
+    if (ALLOC (p, g_array_index (p->scan, int, k))->value_index == value_index)
+      {
+        g_array_remove_index (p->scan, k);
+        return;
+      }
+}
+
+static void insert_live (PvOrtMemPattern *p, int at);
+
+/* More than max_scan blocks live at once: the trees from now on. */
+static void
+build_trees (PvOrtMemPattern *p)
+{
+  p->live = g_tree_new_full (compare_offsets, p, NULL, NULL);
+  p->gaps = g_tree_new_full (compare_gaps, p, NULL, NULL);
+  p->live_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint k = 0; k < p->scan->len; k++)
+    insert_live (p, g_array_index (p->scan, int, k));
+  g_array_set_size (p->scan, 0);
+}
+
 /* Lists alloc @at (@size > 0 bytes at its offset) as live. */
 static void
 insert_live (PvOrtMemPattern *p, int at)
@@ -172,7 +256,7 @@ pv_ort_mem_pattern_trace_alloc (PvOrtMemPattern *p, int value_index, guint64 siz
   g_return_val_if_fail (p != NULL, 0);
   if (size > 0)
     {
-      b.offset = best_offset (p, size);
+      b.offset = p->live ? best_offset (p, size) : scan_best_offset (p, size);
       p->block_bytes = MAX (p->block_bytes, b.offset + size);
     }
   g_array_append_val (p->allocs, b);
@@ -180,7 +264,14 @@ pv_ort_mem_pattern_trace_alloc (PvOrtMemPattern *p, int value_index, guint64 siz
   g_hash_table_insert (p->last, GINT_TO_POINTER (value_index), KEY (at));
   if (size == 0)
     return 0;  /* ORT records zero-size blocks but never lists them as live */
-  insert_live (p, at);
+  if (p->live)
+    insert_live (p, at);
+  else
+    {
+      scan_insert (p, at);
+      if (p->scan->len > p->max_scan)
+        build_trees (p);
+    }
   return b.offset;
 }
 
@@ -192,6 +283,11 @@ pv_ort_mem_pattern_trace_free (PvOrtMemPattern *p, int value_index)
   GTreeNode *node, *next;
 
   g_return_if_fail (p != NULL);
+  if (p->live == NULL)
+    {
+      scan_free (p, value_index);
+      return;
+    }
   head = g_hash_table_lookup (p->live_of, GINT_TO_POINTER (value_index));
   if (head == NULL)
     return;

@@ -8,7 +8,7 @@
 #include "pv-model-loader.h"
 #include "pv-ort-bfc-arena.h"
 #include "pv-ort-kernel-scratch-private.h"
-#include "pv-ort-mem-pattern.h"
+#include "pv-ort-mem-pattern-private.h"
 #include "pv-session.h"
 #include "pv-test-seed.h"
 
@@ -343,9 +343,12 @@ test_mem_pattern_against_reference (void)
 {
   g_autoptr (GRand) rand = pv_test_rand_new (0x6d3a77e);
 
-  for (int round = 0; round < 200; round++)
+  for (int round = 0; round < 300; round++)
     {
-      g_autoptr (PvOrtMemPattern) p = pv_ort_mem_pattern_new ();
+      /* ORT's scan throughout, trees from the start, and a switch from the
+       * scan to the trees part-way (at 4 live blocks). */
+      static const guint max_scan[] = { G_MAXUINT, 0, 4 };
+      g_autoptr (PvOrtMemPattern) p = pv_ort_mem_pattern_new_with_scan (max_scan[round % 3]);
       g_autoptr (GArray) live = g_array_new (FALSE, FALSE, sizeof (RefBlock));
       guint64 block_bytes = 0;
       int n_values = g_rand_int_range (rand, 2, 60);

@@ -113,6 +113,69 @@ test_safe_chain (void)
   plan_clear (&p);
 }
 
+/* x -> Relu r<i> -> v<i> for 200 branches, all read by one Sum: the 200
+ * values are live at once, so the sweep keeps more than its short list
+ * holds (64) and goes on in its tree. Distinct offsets pass; a value moved
+ * onto another is caught early in the sweep (v5 on v3) and late (v150 on
+ * v10), as one overlap each time. */
+static void
+test_wide_sweep (void)
+{
+  const int n = 200;
+  PvOnnxBuilder *b = pv_onnx_builder_new (8, "t");
+  PvOnnxGraph *g = pv_onnx_builder_get_graph (b);
+  g_autoptr (GString) nodes = g_string_new (NULL);
+  g_autoptr (GString) sum = g_string_new ("Sum s ");
+  g_autoptr (PvModel) m = NULL;
+  Plan p;
+
+  pv_onnx_builder_add_opset (b, "", 17);
+  pv_onnx_graph_add_input (g, "x", F, "4");
+  for (int i = 0; i < n; i++)
+    {
+      g_string_append_printf (nodes, "Relu r%d x>v%d; ", i, i);
+      g_string_append_printf (sum, "%sv%d", i ? "," : "", i);
+    }
+  g_string_append (sum, ">y");
+  g_string_append (nodes, sum->str);
+  pv_onnx_graph_add_nodes (g, nodes->str);
+  pv_onnx_graph_add_output (g, "y", F, "4");
+  m = pv_test_load_built (b, "wide.onnx");
+  p = empty_plan (m);
+  for (int i = 0; i < n; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("v%d 0 %d 16", i, 16 * i);
+      put (m, &p, item);
+    }
+  put (m, &p, "y 1 0 16");
+  {
+    g_autoptr (PvCheckResult) r = check (m, &p, NULL, NULL);
+    g_assert_true (r->ok);
+  }
+  for (int planted = 0; planted < 2; planted++)
+    {
+      int moved = planted ? 150 : 5, onto = planted ? 10 : 3;
+      g_autofree char *item = g_strdup_printf ("v%d 0 %d 16", moved, 16 * onto);
+      g_autofree char *back = g_strdup_printf ("v%d 0 %d 16", moved, 16 * moved);
+      g_autofree char *bytes = g_strdup_printf ("share bytes %d–%d of region 0", 16 * onto, 16 * onto + 16);
+      g_autofree char *a = g_strdup_printf ("“v%d”", moved);
+      g_autofree char *c = g_strdup_printf ("“v%d”", onto);
+      g_autoptr (PvCheckResult) r = NULL;
+
+      put (m, &p, item);
+      r = check (m, &p, NULL, NULL);
+      g_assert_false (r->ok);
+      g_assert_cmpint (r->n_violations, ==, 1);
+      g_assert_cmpint (r->violations[0].kind, ==, PV_VIOLATION_OVERLAP);
+      g_test_message ("%s", r->violations[0].message);
+      g_assert_nonnull (strstr (r->violations[0].message, bytes));
+      g_assert_nonnull (strstr (r->violations[0].message, a));
+      g_assert_nonnull (strstr (r->violations[0].message, c));
+      put (m, &p, back);
+    }
+  plan_clear (&p);
+}
+
 static void
 test_overlap_caught (void)
 {
@@ -346,6 +409,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/checker/safe-chain", test_safe_chain);
   g_test_add_func ("/checker/overlap-caught", test_overlap_caught);
+  g_test_add_func ("/checker/wide-sweep", test_wide_sweep);
   g_test_add_func ("/checker/graph-output-reused-caught", test_graph_output_reused_caught);
   g_test_add_func ("/checker/no-memory-caught", test_no_memory_caught);
   g_test_add_func ("/checker/cross-stream", test_cross_stream);

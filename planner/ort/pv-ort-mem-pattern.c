@@ -129,6 +129,21 @@ set_gap (PvOrtMemPattern *p, int i, guint64 start)
     g_tree_insert (p->gaps, KEY (i), NULL);
 }
 
+/* Best fit's last candidate: the tail from @current (the end of the last
+ * live block) up to the block size, taken only when it wastes strictly less
+ * than @waste, the best gap's; else @fit. */
+static guint64
+with_tail (const PvOrtMemPattern *p, guint64 current, guint64 size, guint64 waste, guint64 fit)
+{
+  if (current < p->block_bytes)
+    {
+      guint64 gap = p->block_bytes - current;
+      if (gap >= size && gap - size < waste)
+        return current;
+    }
+  return fit;
+}
+
 /* The offset best fit gives @size: the gap that wastes least among the gaps
  * between live blocks (the lowest on ties) and the tail below the block
  * size (only when it wastes strictly less), else the end. */
@@ -150,16 +165,7 @@ best_offset (PvOrtMemPattern *p, guint64 size)
       best = b->gap_start;
       found = TRUE;
     }
-  if (current < p->block_bytes)
-    {
-      guint64 gap = p->block_bytes - current;
-      if (gap >= size && gap - size < waste)
-        {
-          best = current;
-          found = TRUE;
-        }
-    }
-  return found ? best : current;
+  return with_tail (p, current, size, waste, found ? best : current);
 }
 
 /* ORT's own scan over the live blocks by offset: the same answer as
@@ -182,16 +188,7 @@ scan_best_offset (const PvOrtMemPattern *p, guint64 size)
         }
       current = b->offset + b->size;
     }
-  if (current < p->block_bytes)
-    {
-      guint64 gap = p->block_bytes - current;
-      if (gap >= size && gap - size < waste)
-        {
-          best = current;
-          found = TRUE;
-        }
-    }
-  return found ? best : current;
+  return with_tail (p, current, size, waste, found ? best : current);
 }
 
 static void

@@ -8,10 +8,12 @@
 #include "pv-model-loader-private.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "pv-element-type.h"
 #include "pv-error.h"
 #include "pv-proto-scan.h"
+#include "pv-read-file.h"
 
 /* Protobuf messages nested deeper than this are refused before protobuf-c
  * (which recurses) sees them. Each subgraph level costs four messages
@@ -276,11 +278,15 @@ PvModel *
 pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable *cancellable, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
-  GMappedFile *file = g_mapped_file_new (path, FALSE, &local_error);
+  /* A regular file only: g_mapped_file_new() would wait forever on a FIFO. */
+  int fd = pv_open_regular_file (path, NULL, &local_error);
+  GMappedFile *file = fd >= 0 ? g_mapped_file_new_from_fd (fd, FALSE, &local_error) : NULL;
   g_autofree char *name = g_filename_display_name (path);
   /* External data is found from the folder the path names, as ORT does. */
   g_autofree char *folder = g_path_get_dirname (path);
 
+  if (fd >= 0)
+    close (fd); /* the mapping stays */
   if (file == NULL)
     {
       g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_IO, "%s", local_error->message);

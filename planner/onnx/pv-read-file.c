@@ -93,33 +93,41 @@ pv_open_regular_file (const char *path, guint64 *size, GError **error)
 }
 
 gboolean
-pv_read_file (const char *path, gsize limit, char **contents, gsize *len, GError **error)
+pv_read_fd (int fd, const char *path, guint64 size, gsize limit, char **contents, gsize *len, GError **error)
 {
   g_autoptr (GByteArray) bytes = NULL;
-  guint64 size = 0;
-  int fd;
-  gboolean ok;
 
   g_return_val_if_fail (path != NULL && contents != NULL, FALSE);
   g_return_val_if_fail (limit < G_MAXUINT, FALSE);
 
-  fd = pv_open_regular_file (path, &size, error);
-  if (fd < 0)
-    return FALSE;
   if (size > limit)
     {
       g_autofree char *shown = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
-      close (fd);
       return fail (error, path, G_FILE_ERROR_FAILED, "larger than the %s planviz reads", shown);
     }
   bytes = g_byte_array_sized_new ((guint) size + 1);
-  ok = read_bounded (fd, path, limit, bytes, error);
-  close (fd);
-  if (!ok)
+  if (!read_bounded (fd, path, limit, bytes, error))
     return FALSE;
   if (len)
     *len = bytes->len;
   g_byte_array_append (bytes, (const guint8 *) "", 1);
   *contents = (char *) g_byte_array_free (g_steal_pointer (&bytes), FALSE);
   return TRUE;
+}
+
+gboolean
+pv_read_file (const char *path, gsize limit, char **contents, gsize *len, GError **error)
+{
+  guint64 size = 0;
+  int fd;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL && contents != NULL, FALSE);
+
+  fd = pv_open_regular_file (path, &size, error);
+  if (fd < 0)
+    return FALSE;
+  ok = pv_read_fd (fd, path, size, limit, contents, len, error);
+  close (fd);
+  return ok;
 }

@@ -24,4 +24,10 @@ gboolean pv_read_file (const char *path, gsize limit, char **contents, gsize *le
  * is instead (a folder, a FIFO, a device...). */
 int pv_open_regular_file (const char *path, guint64 *size, GError **error);
 
+/* Reads all of @fd, a regular file opened by pv_open_regular_file() with
+ * @size bytes then, as pv_read_file() does (@path names it in errors). Does
+ * not close @fd. */
+gboolean pv_read_fd (int fd, const char *path, guint64 size, gsize limit, char **contents, gsize *len,
+                     GError **error);
+
 G_END_DECLS

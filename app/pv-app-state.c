@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include <errno.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "pv-read-file.h"
@@ -29,6 +30,47 @@ pv_app_state_dup_default_path (void)
   return g_build_filename (g_get_user_config_dir (), "planviz", "state.ini", NULL);
 }
 
+/* GKeyFile takes "\r\n" for a line end, but writes a value it was not
+ * asked to change back as it read it: a value that still ends in '\r'
+ * ("a\r\r\n", "a\r" at the end of the file) would lose it on the next
+ * load, and the window would not read back what it saved. So every line
+ * loses all its trailing '\r' here, in one pass. A NUL byte (GKeyFile would
+ * cut its line there) makes the file one we cannot use. */
+static gboolean
+normalise_line_ends (char *text, gsize *len, GError **error)
+{
+  const char *nul = memchr (text, '\0', *len);
+  gsize j = 0;
+
+  if (nul != NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "a NUL byte at offset %" G_GSIZE_FORMAT,
+                   (gsize) (nul - text));
+      return FALSE;
+    }
+  for (gsize i = 0; i < *len; i++)
+    {
+      gsize end = i;
+
+      if (text[i] != '\r')
+        {
+          text[j++] = text[i];
+          continue;
+        }
+      while (end < *len && text[end] == '\r')
+        end++;
+      if (end < *len && text[end] != '\n')
+        {
+          memmove (text + j, text + i, end - i);
+          j += end - i;
+        }
+      i = end - 1;
+    }
+  text[j] = '\0';
+  *len = j;
+  return TRUE;
+}
+
 PvAppState *
 pv_app_state_load (const char *path)
 {
@@ -38,7 +80,7 @@ pv_app_state_load (const char *path)
   gsize len = 0;
 
   self->path = path ? g_strdup (path) : pv_app_state_dup_default_path ();
-  if (!pv_read_file (self->path, STATE_LIMIT, &text, &len, &error)
+  if (!pv_read_file (self->path, STATE_LIMIT, &text, &len, &error) || !normalise_line_ends (text, &len, &error)
       || !g_key_file_load_from_data (self->keys, text, len, G_KEY_FILE_KEEP_COMMENTS, &error))
     {
       /* First run, or a file we cannot use: start from nothing. */

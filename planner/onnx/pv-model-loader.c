@@ -8,10 +8,21 @@
 #include "pv-model-loader-private.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "pv-element-type.h"
 #include "pv-error.h"
 #include "pv-proto-scan.h"
+#include "pv-read-file.h"
+
+/* Model files up to this size are read, bigger ones mapped. Unmapping
+ * flushes the TLB of every CPU the process has run on (an interrupt each, on
+ * a VM), dearer than copying a few pages; and a read file cannot kill the
+ * process with SIGBUS when another program cuts it while it loads. Past this
+ * size copying costs more (a page fault a page). */
+#define READ_UP_TO ((guint64) 1024 * 1024)
+/* What pv_read_fd() takes from a small file that grows while read. */
+#define MODEL_FILE_LIMIT ((gsize) G_MAXINT32)
 
 /* Protobuf messages nested deeper than this are refused before protobuf-c
  * (which recurses) sees them. Each subgraph level costs four messages
@@ -276,16 +287,29 @@ PvModel *
 pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable *cancellable, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
-  GMappedFile *file = g_mapped_file_new (path, FALSE, &local_error);
+  guint64 size = 0;
+  /* A regular file only: g_mapped_file_new() would wait forever on a FIFO. */
+  int fd = pv_open_regular_file (path, &size, &local_error);
   g_autofree char *name = g_filename_display_name (path);
   /* External data is found from the folder the path names, as ORT does. */
   g_autofree char *folder = g_path_get_dirname (path);
+  GMappedFile *file = NULL;
+  char *text = NULL;
+  gsize len = 0;
 
-  if (file == NULL)
+  if (fd >= 0 && size <= READ_UP_TO)
+    pv_read_fd (fd, path, size, MODEL_FILE_LIMIT, &text, &len, &local_error);
+  else if (fd >= 0)
+    file = g_mapped_file_new_from_fd (fd, FALSE, &local_error);
+  if (fd >= 0)
+    close (fd); /* a mapping stays */
+  if (text == NULL && file == NULL)
     {
       g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_IO, "%s", local_error->message);
       return NULL;
     }
+  if (text)
+    return load_model ((const guint8 *) text, len, name, folder, max_nodes, g_free, text, cancellable, error);
   return load_model ((const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file), name,
                      folder, max_nodes, (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
 }

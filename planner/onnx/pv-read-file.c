@@ -1,6 +1,6 @@
 /* pv-read-file.c: bounded whole-file reads (see the header).
- * g_file_get_contents() reads /dev/zero until memory runs out and blocks
- * forever on a FIFO without a writer. */
+ * g_file_get_contents() reads /dev/zero until memory runs out, and it and
+ * g_mapped_file_new() block forever on a FIFO without a writer. */
 #include "pv-read-file.h"
 
 #include <errno.h>
@@ -58,50 +58,76 @@ read_bounded (int fd, const char *path, gsize limit, GByteArray *out, GError **e
     }
 }
 
-gboolean
-pv_read_file (const char *path, gsize limit, char **contents, gsize *len, GError **error)
+int
+pv_open_regular_file (const char *path, guint64 *size, GError **error)
 {
-  g_autoptr (GByteArray) bytes = NULL;
   struct stat st;
   int fd;
-  gboolean ok;
 
-  g_return_val_if_fail (path != NULL && contents != NULL, FALSE);
-  g_return_val_if_fail (limit < G_MAXUINT, FALSE);
+  g_return_val_if_fail (path != NULL, -1);
 
   /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
   fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
   if (fd < 0)
     {
       int saved = errno;
-      return fail (error, path, g_file_error_from_errno (saved), "%s", g_strerror (saved));
+      fail (error, path, g_file_error_from_errno (saved), "%s", g_strerror (saved));
+      return -1;
     }
   if (fstat (fd, &st) != 0)
     {
       int saved = errno;
       close (fd);
-      return fail (error, path, g_file_error_from_errno (saved), "%s", g_strerror (saved));
+      fail (error, path, g_file_error_from_errno (saved), "%s", g_strerror (saved));
+      return -1;
     }
   if (!S_ISREG (st.st_mode))
     {
-      const char *kind = kind_of (st.st_mode);
       close (fd);
-      return fail (error, path, G_FILE_ERROR_INVAL, "%s, not a file planviz can read", kind);
+      fail (error, path, G_FILE_ERROR_INVAL, "%s, not a file planviz can read", kind_of (st.st_mode));
+      return -1;
     }
-  if ((guint64) st.st_size > limit)
+  if (size)
+    *size = (guint64) st.st_size;
+  return fd;
+}
+
+gboolean
+pv_read_fd (int fd, const char *path, guint64 size, gsize limit, char **contents, gsize *len, GError **error)
+{
+  g_autoptr (GByteArray) bytes = NULL;
+
+  g_return_val_if_fail (path != NULL && contents != NULL, FALSE);
+  g_return_val_if_fail (limit < G_MAXUINT, FALSE);
+
+  if (size > limit)
     {
-      g_autofree char *size = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
-      close (fd);
-      return fail (error, path, G_FILE_ERROR_FAILED, "larger than the %s planviz reads", size);
+      g_autofree char *shown = g_format_size_full (limit, G_FORMAT_SIZE_IEC_UNITS);
+      return fail (error, path, G_FILE_ERROR_FAILED, "larger than the %s planviz reads", shown);
     }
-  bytes = g_byte_array_sized_new ((guint) st.st_size + 1);
-  ok = read_bounded (fd, path, limit, bytes, error);
-  close (fd);
-  if (!ok)
+  bytes = g_byte_array_sized_new ((guint) size + 1);
+  if (!read_bounded (fd, path, limit, bytes, error))
     return FALSE;
   if (len)
     *len = bytes->len;
   g_byte_array_append (bytes, (const guint8 *) "", 1);
   *contents = (char *) g_byte_array_free (g_steal_pointer (&bytes), FALSE);
   return TRUE;
+}
+
+gboolean
+pv_read_file (const char *path, gsize limit, char **contents, gsize *len, GError **error)
+{
+  guint64 size = 0;
+  int fd;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL && contents != NULL, FALSE);
+
+  fd = pv_open_regular_file (path, &size, error);
+  if (fd < 0)
+    return FALSE;
+  ok = pv_read_fd (fd, path, size, limit, contents, len, error);
+  close (fd);
+  return ok;
 }

@@ -17,11 +17,16 @@ wake_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Runs the main loop until @cond holds or WAIT_MS pass. */
 gboolean
 wait_until (Fixture *fx, Condition cond)
 {
-  gint64 end = g_get_monotonic_time () + (gint64) WAIT_MS * 1000 * pv_test_time_scale ();
+  return wait_until_ms (fx, cond, WAIT_MS);
+}
+
+gboolean
+wait_until_ms (Fixture *fx, Condition cond, int ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000 * pv_test_time_scale ();
   guint wake = g_timeout_add (10, wake_cb, NULL);
   gboolean ok;
 

@@ -49,6 +49,8 @@ void        fixture_teardown      (Fixture *fx, gconstpointer data);
 /* Runs the main loop until @cond holds (TRUE) or WAIT_MS (times
  * pv_test_time_scale()) pass (FALSE). */
 gboolean    wait_until            (Fixture *fx, Condition cond);
+/* The same for @ms milliseconds (times pv_test_time_scale()). */
+gboolean    wait_until_ms         (Fixture *fx, Condition cond, int ms);
 /* Runs the main loop for @ms milliseconds. */
 void        spin                  (int ms);
 /* The window is idle: nothing loading or waiting to re-plan. */

@@ -654,6 +654,22 @@ test_state_corrupt (Fixture *fx, gconstpointer data)
   g_assert_null (pv_document_get_partition_file (fx->document));
   close_window (fx);
 
+  /* Windows line ends, a doubled '\r' and a last line without '\n': read as
+   * meant ("values", not "values\r"), and saved so that the next start
+   * reads the same. */
+  write_state ("[window]\r\nwidth=1200\r\r\nheight=800\r\nside-page=values\r", -1);
+  for (int round = 0; round < 2; round++)
+    {
+      int width = 0, height = 0;
+
+      adopt_window (fx, new_window ());
+      gtk_window_get_default_size (GTK_WINDOW (fx->window), &width, &height);
+      g_assert_cmpint (width, ==, 1200);
+      g_assert_cmpint (height, ==, 800);
+      g_assert_cmpstr (side_page (fx), ==, "values");
+      close_window (fx);
+    }
+
   /* Unreadable (a folder in its place): ignored, and saving fails quietly. */
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_mkdir (path, 0700), ==, 0);

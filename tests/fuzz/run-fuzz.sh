@@ -10,6 +10,7 @@
 # Crash inputs go to PV_FUZZ_ARTIFACTS (default ./fuzz-artifacts/). Ends with
 # one line: NAME: N executions in T s, X exec/s, and the fuzzer's status;
 # exits 1 when the fuzzer found something (or failed), 0 otherwise.
+# PV_FUZZ_FLAGS: the target's own libFuzzer flags (meson.build), space-separated.
 set -eu -o pipefail
 fuzzer=$1; name=$2; runs=$3; max_len=$4; corpus=$5; shift 5
 seeds=()
@@ -32,6 +33,8 @@ echo "random seed $seed (PV_TEST_SEED=N repeats or changes it)"
 
 args=(-seed="$seed" -max_len="$max_len" -rss_limit_mb=2048 -print_final_stats=1
       -artifact_prefix="$artifacts/$name-")
+# shellcheck disable=SC2206 # flags are words
+[ -n "${PV_FUZZ_FLAGS:-}" ] && args+=(${PV_FUZZ_FLAGS})
 if [ -n "${PV_FUZZ_SECONDS:-}" ]; then
   scratch=${PV_FUZZ_SCRATCH:-$PWD/fuzz-scratch}/$name
   mkdir -p "$scratch"

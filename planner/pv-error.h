@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 #define PV_MODEL_ERROR (pv_model_error_quark ())
 
 typedef enum {
-  PV_MODEL_ERROR_IO,            /* the file could not be opened or mapped */
+  PV_MODEL_ERROR_IO,            /* the file could not be opened or mapped, or was cut while read */
   PV_MODEL_ERROR_NOT_PROTOBUF,  /* the bytes are not a protobuf message of the ONNX schema */
   PV_MODEL_ERROR_TRUNCATED,     /* the message ends in the middle of a field */
   PV_MODEL_ERROR_NOT_A_MODEL,   /* valid protobuf, but no sign of an ONNX ModelProto */

@@ -85,6 +85,10 @@ void _pv_external_data_read_entries (PvTensor *tensor, Onnx__StringStringEntryPr
  * path gives it; NULL when the model came from memory: then only what needs
  * no file system is checked. The message names the tensor and the location. */
 gboolean _pv_external_data_check (const PvModel *model, const char *folder, GError **error);
+/* Loads the model mapped in @file, the file at @path, and unrefs @file.
+ * Another program may cut the file meanwhile: then an error that says so. */
+PvModel *_pv_model_load_mapped (GMappedFile *file, const char *path, guint64 max_nodes, GCancellable *cancellable,
+                                GError **error);
 /* pv-model-graph.c: @gp as a graph of the model (@parent NULL for the main graph). */
 PvGraph *_pv_loader_convert_graph (Loader *ld, const Onnx__GraphProto *gp, GraphBuild *parent, int parent_node,
                                    const char *attr_name, GError **error);

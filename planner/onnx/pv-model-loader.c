@@ -12,6 +12,7 @@
 
 #include "pv-element-type.h"
 #include "pv-error.h"
+#include "pv-file-cut-guard.h"
 #include "pv-proto-scan.h"
 #include "pv-read-file.h"
 
@@ -195,25 +196,18 @@ unpack_alloc (void *data, size_t size)
   return u->cancelled ? NULL : pv_bump_alloc (u->arena, size);
 }
 
-static PvModel *
-load_model (const guint8 *data, gsize len, const char *display_name, const char *folder, guint64 max_nodes,
-            ReleaseBytes release, gpointer release_data, GCancellable *cancellable, GError **error)
+/* The message tree of @data in @arena, after the scan has found it sound and
+ * not over @max_nodes; NULL and @error otherwise (cancelled included). */
+static Onnx__ModelProto *
+unpack_model (const guint8 *data, gsize len, const char *display_name, guint64 max_nodes, PvBumpAlloc *arena,
+              GCancellable *cancellable, GError **error)
 {
-  Loader ld = { display_name, NULL, NULL, cancellable };
-  g_autoptr (PvModel) model = NULL;
-  g_autoptr (PvBumpAlloc) arena = pv_bump_alloc_new ();
   UnpackAlloc unpack = { arena, cancellable };
   ProtobufCAllocator allocator;
-  Onnx__ModelProto *mp = NULL;
-  PvGraph *graph;
+  Onnx__ModelProto *mp;
 
-  if (len == 0)
-    {
-      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_A_MODEL, "%s: the file is empty", display_name);
-      goto fail;
-    }
   if (!unpack_failure (display_name, data, len, max_nodes, error))
-    goto fail;
+    return NULL;
   /* The message tree lives in the arena and goes with it; allocations go
    * through the cancellable wrapper. */
   pv_bump_alloc_protobuf_allocator (arena, &allocator);
@@ -221,16 +215,57 @@ load_model (const guint8 *data, gsize len, const char *display_name, const char 
   allocator.allocator_data = &unpack;
   mp = onnx__model_proto__unpack (&allocator, len, data);
   if (mp == NULL && unpack.cancelled)
+    g_cancellable_set_error_if_cancelled (cancellable, error);
+  else if (mp == NULL)
+    g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_PROTOBUF,
+                 "%s: not a valid protobuf message (protobuf-c could not unpack it)", display_name);
+  return mp;
+}
+
+/* unpack_model() over a mapping, which another program may cut meanwhile:
+ * then an error that says so, whatever the zeros read made of it. */
+static Onnx__ModelProto *
+unpack_mapped_model (const guint8 *data, gsize len, const char *display_name, guint64 max_nodes,
+                     PvBumpAlloc *arena, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  PvFileCutGuard guard;
+  Onnx__ModelProto *mp;
+
+  pv_file_cut_guard_begin (&guard, data, len);
+  mp = unpack_model (data, len, display_name, max_nodes, arena, cancellable, &local_error);
+  if (pv_file_cut_guard_end (&guard))
     {
-      g_cancellable_set_error_if_cancelled (cancellable, error);
-      goto fail;
+      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_IO, "%s: the file was cut short while planviz read it "
+                   "(is another program writing it?); open it again once it is written", display_name);
+      return NULL;
     }
   if (mp == NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return mp;
+}
+
+/* Loads the model in @data, which @release (if not NULL) frees once
+ * unpacked; @mapped: @data is a file's mapping, which may be cut. */
+static PvModel *
+load_model (const guint8 *data, gsize len, gboolean mapped, const char *display_name, const char *folder,
+            guint64 max_nodes, ReleaseBytes release, gpointer release_data, GCancellable *cancellable, GError **error)
+{
+  Loader ld = { display_name, NULL, NULL, cancellable };
+  g_autoptr (PvModel) model = NULL;
+  g_autoptr (PvBumpAlloc) arena = pv_bump_alloc_new ();
+  Onnx__ModelProto *mp;
+  PvGraph *graph;
+
+  if (len == 0)
     {
-      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_PROTOBUF,
-                   "%s: not a valid protobuf message (protobuf-c could not unpack it)", display_name);
+      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_A_MODEL, "%s: the file is empty", display_name);
       goto fail;
     }
+  mp = mapped ? unpack_mapped_model (data, len, display_name, max_nodes, arena, cancellable, error)
+              : unpack_model (data, len, display_name, max_nodes, arena, cancellable, error);
+  if (mp == NULL)
+    goto fail;
   /* Everything needed is copied now: give back the file's pages early. */
   if (release)
     {
@@ -267,8 +302,8 @@ fail:
 PvModel *
 pv_model_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error)
 {
-  return load_model (data, len, display_name ? display_name : "model", NULL, PV_MODEL_DEFAULT_MAX_NODES, NULL, NULL,
-                     NULL, error);
+  return load_model (data, len, FALSE, display_name ? display_name : "model", NULL, PV_MODEL_DEFAULT_MAX_NODES,
+                     NULL, NULL, NULL, error);
 }
 
 PvModel *
@@ -309,8 +344,18 @@ pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable 
       return NULL;
     }
   if (text)
-    return load_model ((const guint8 *) text, len, name, folder, max_nodes, g_free, text, cancellable, error);
-  return load_model ((const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file), name,
+    return load_model ((const guint8 *) text, len, FALSE, name, folder, max_nodes, g_free, text, cancellable, error);
+  return _pv_model_load_mapped (file, path, max_nodes, cancellable, error);
+}
+
+PvModel *
+_pv_model_load_mapped (GMappedFile *file, const char *path, guint64 max_nodes, GCancellable *cancellable,
+                       GError **error)
+{
+  g_autofree char *name = g_filename_display_name (path);
+  g_autofree char *folder = g_path_get_dirname (path);
+
+  return load_model ((const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file), TRUE, name,
                      folder, max_nodes, (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
 }
 

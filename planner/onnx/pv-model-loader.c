@@ -325,9 +325,6 @@ pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable 
   guint64 size = 0;
   /* A regular file only: g_mapped_file_new() would wait forever on a FIFO. */
   int fd = pv_open_regular_file (path, &size, &local_error);
-  g_autofree char *name = g_filename_display_name (path);
-  /* External data is found from the folder the path names, as ORT does. */
-  g_autofree char *folder = g_path_get_dirname (path);
   GMappedFile *file = NULL;
   char *text = NULL;
   gsize len = 0;
@@ -344,7 +341,14 @@ pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable 
       return NULL;
     }
   if (text)
-    return load_model ((const guint8 *) text, len, FALSE, name, folder, max_nodes, g_free, text, cancellable, error);
+    {
+      g_autofree char *name = g_filename_display_name (path);
+      /* External data is found from the folder the path names, as ORT does. */
+      g_autofree char *folder = g_path_get_dirname (path);
+
+      return load_model ((const guint8 *) text, len, FALSE, name, folder, max_nodes, g_free, text, cancellable,
+                         error);
+    }
   return _pv_model_load_mapped (file, path, max_nodes, cancellable, error);
 }
 

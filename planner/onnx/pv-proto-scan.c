@@ -1,4 +1,5 @@
 #include "pv-proto-scan.h"
+#include "pv-proto-scan-private.h"
 
 #include <string.h>
 
@@ -77,30 +78,6 @@ fail (Scan *scan, PvProtoScanStatus status, const guint8 *at, const Field *field
   return FALSE;
 }
 
-static gboolean
-read_varint (const guint8 **p, const guint8 *end, guint64 *out, gboolean *truncated)
-{
-  guint64 v = 0;
-
-  *truncated = FALSE;
-  for (int i = 0; i < 10; i++)
-    {
-      if (*p >= end)
-        {
-          *truncated = TRUE;
-          return FALSE;
-        }
-      guint8 b = *(*p)++;
-      v |= (guint64) (b & 0x7f) << (7 * i);
-      if (!(b & 0x80))
-        {
-          *out = v;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
 static int
 expected_wire_type (ProtobufCType type)
 {
@@ -156,7 +133,7 @@ check_packed (Scan *scan, const ProtobufCFieldDescriptor *fd, const guint8 *star
     {
       guint64 v;
       gboolean truncated;
-      if (!read_varint (&p, end, &v, &truncated))
+      if (!_pv_proto_read_varint (&p, end, &v, &truncated))
         return fail (scan, PV_PROTO_SCAN_MALFORMED, p, field, "packed field ends inside a varint");
     }
   return TRUE;
@@ -181,7 +158,7 @@ scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, 
   switch (wire_type)
     {
     case PROTOBUF_C_WIRE_TYPE_VARINT:
-      if (!read_varint (p, end, &len, &truncated))
+      if (!_pv_proto_read_varint (p, end, &len, &truncated))
         return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, field,
                      "%s", truncated ? "the message ends inside a varint" : "a varint longer than 10 bytes");
       break;
@@ -197,7 +174,7 @@ scan_field (Scan *scan, const ProtobufCMessageDescriptor *desc, guint32 number, 
         break;
       }
     case PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED:
-      if (!read_varint (p, end, &len, &truncated))
+      if (!_pv_proto_read_varint (p, end, &len, &truncated))
         return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, field,
                      "%s", truncated ? "the message ends inside a length" : "a length longer than 10 bytes");
       if (len > (guint64) (end - *p))
@@ -267,7 +244,7 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, const guint8 *
       guint64 tag;
       gboolean truncated;
 
-      if (!read_varint (&p, end, &tag, &truncated) || tag > G_MAXUINT32)
+      if (!_pv_proto_read_varint (&p, end, &tag, &truncated) || tag > G_MAXUINT32)
         return fail (scan, truncated ? PV_PROTO_SCAN_TRUNCATED : PV_PROTO_SCAN_MALFORMED, tag_at, NULL,
                      "%s", truncated ? "the message ends inside a field tag" : "a field tag that is not a valid varint");
       if ((tag >> 3) == 0 || (tag >> 3) > 536870911)

@@ -107,17 +107,33 @@ decode_fixed (const PvTensorPayloadField *f, guint width, GByteArray *out)
   return TRUE;
 }
 
+static gboolean
+kept_bytes (const PvTensor *tensor, guint64 *expected_bytes)
+{
+  guint64 n_elements;
+
+  /* Sub-byte types are only meaningful as raw bytes; strings are never kept. */
+  return pv_element_type_bits (tensor->elem_type) >= 8 && pv_tensor_n_elements (tensor, &n_elements) &&
+         pv_element_type_tensor_bytes (tensor->elem_type, n_elements, expected_bytes) &&
+         *expected_bytes <= PV_TENSOR_KEEP_DATA_BYTES;
+}
+
+gboolean
+pv_tensor_payload_is_kept (const PvTensor *tensor)
+{
+  guint64 expected_bytes;
+
+  return kept_bytes (tensor, &expected_bytes);
+}
+
 void
 pv_tensor_decode_payload (PvTensor *tensor, const PvTensorPayloadField *fields, gsize n_fields)
 {
   guint bits = pv_element_type_bits (tensor->elem_type);
-  guint64 n_elements, expected_bytes;
+  guint64 expected_bytes;
   g_autoptr (GByteArray) out = NULL;
 
-  /* Sub-byte types are only meaningful as raw bytes; strings are never kept. */
-  if (bits < 8 || !pv_tensor_n_elements (tensor, &n_elements) ||
-      !pv_element_type_tensor_bytes (tensor->elem_type, n_elements, &expected_bytes) ||
-      expected_bytes > PV_TENSOR_KEEP_DATA_BYTES)
+  if (!kept_bytes (tensor, &expected_bytes))
     return;
 
   out = g_byte_array_sized_new ((guint) expected_bytes);

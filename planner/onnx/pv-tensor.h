@@ -47,6 +47,11 @@ typedef struct {
   gsize len;
 } PvTensorPayloadField;
 
+/* TRUE when pv_tensor_decode_payload() decodes the payload of a tensor of
+ * @tensor's type and dims (it reads nothing else): at most
+ * PV_TENSOR_KEEP_DATA_BYTES of whole-byte elements. */
+gboolean pv_tensor_payload_is_kept (const PvTensor *tensor);
+
 /* Decodes the payload fields of a TensorProto (raw_data, float_data,
  * int32_data, int64_data, double_data, uint64_data) into tensor->data when the
  * element bytes are at most PV_TENSOR_KEEP_DATA_BYTES. Payloads that are

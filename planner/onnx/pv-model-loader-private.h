@@ -85,6 +85,11 @@ void _pv_external_data_read_entries (PvTensor *tensor, Onnx__StringStringEntryPr
  * path gives it; NULL when the model came from memory: then only what needs
  * no file system is checked. The message names the tensor and the location. */
 gboolean _pv_external_data_check (const PvModel *model, const char *folder, GError **error);
+
+/* pv_model_load_from_bytes() unpacking the whole message, every weight
+ * copied: the reference the strip of unkept payloads is tested against. */
+PvModel *_pv_model_load_unstripped (const guint8 *data, gsize len, const char *display_name, GError **error);
+
 /* Loads the model mapped in @file, the file at @path, and unrefs @file.
  * Another program may cut the file meanwhile: then an error that says so. */
 PvModel *_pv_model_load_mapped (GMappedFile *file, const char *path, guint64 max_nodes, GCancellable *cancellable,

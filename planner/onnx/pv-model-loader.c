@@ -14,6 +14,7 @@
 #include "pv-error.h"
 #include "pv-file-cut-guard.h"
 #include "pv-proto-scan.h"
+#include "pv-proto-strip.h"
 #include "pv-read-file.h"
 
 /* Model files up to this size are read, bigger ones mapped. Unmapping
@@ -176,6 +177,19 @@ copy_header (Loader *ld, PvModel *model, const Onnx__ModelProto *mp)
 
 typedef void (*ReleaseBytes) (gpointer data);
 
+/* A model's bytes and how to take them. */
+typedef struct {
+  const guint8 *data;
+  gsize len;
+  gboolean mapped;        /* @data is a file's mapping, which another program may cut */
+  gboolean keep_weights;  /* unpack every payload, unstripped (the strip's reference) */
+  const char *display_name;
+  const char *folder;     /* where external data is looked for; NULL for bytes */
+  guint64 max_nodes;
+  ReleaseBytes release;   /* frees @data once unpacked, or NULL */
+  gpointer release_data;
+} ModelSource;
+
 /* protobuf-c's allocator over the bump arena that fails once the load is
  * cancelled: unpacking a big model is one call, and a failed allocation is
  * the only way to stop it early (protobuf-c then returns NULL). */
@@ -196,24 +210,132 @@ unpack_alloc (void *data, size_t size)
   return u->cancelled ? NULL : pv_bump_alloc (u->arena, size);
 }
 
-/* The message tree of @data in @arena, after the scan has found it sound and
- * not over @max_nodes; NULL and @error otherwise (cancelled included). */
+/* protobuf-c's allocator over a buffer on the stack, for one small message
+ * unpacked and dropped at once; anything bigger goes to the heap. */
+typedef struct {
+  guint64 buffer[256];  /* 8-byte aligned, as malloc's */
+  gsize used;           /* bytes */
+  guint n_heap;
+} ScratchAlloc;
+
+static void *
+scratch_alloc (void *data, size_t size)
+{
+  ScratchAlloc *s = data;
+  gsize aligned = (size + 7) & ~(gsize) 7;
+
+  if (aligned <= sizeof s->buffer - s->used)
+    {
+      void *p = (guint8 *) s->buffer + s->used;
+      s->used += aligned;
+      return p;
+    }
+  s->n_heap++;
+  return g_malloc (size);
+}
+
+static void
+scratch_free (void *data, void *p)
+{
+  ScratchAlloc *s = data;
+
+  if ((guint8 *) p < (guint8 *) s->buffer || (guint8 *) p >= (guint8 *) s->buffer + sizeof s->buffer)
+    g_free (p);
+}
+
+/* Whether the loader keeps the payload of a TensorProto whose known fields
+ * are @known: only when pv_tensor_decode_payload() would decode it. */
+static gboolean
+keep_tensor_payload (const guint8 *known, gsize len, gpointer user_data)
+{
+  ScratchAlloc scratch;
+  ProtobufCAllocator allocator = { scratch_alloc, scratch_free, &scratch };
+  Onnx__TensorProto *tp;
+  PvTensor shape = { 0 };
+  gboolean keep;
+
+  scratch.used = 0;
+  scratch.n_heap = 0;
+  tp = onnx__tensor_proto__unpack (&allocator, len, known);
+  if (tp == NULL)
+    return TRUE;  /* the unpack of the whole model meets the same bytes */
+  shape.elem_type = tp->data_type;
+  shape.n_dims = (int) tp->n_dims;
+  shape.dims = tp->dims;
+  keep = pv_tensor_payload_is_kept (&shape);
+  if (scratch.n_heap > 0)
+    onnx__tensor_proto__free_unpacked (tp, &allocator);
+  return keep;
+}
+
+/* The bytes to unpack: the source's, once the scan has found them sound and
+ * not over its node limit, without the weights the loader does not keep;
+ * NULL and @error otherwise. */
+static GByteArray *
+scan_and_strip (const ModelSource *src, GError **error)
+{
+  const char *display_name = src->display_name;
+  gsize len = src->len;
+  GByteArray *stripped;
+
+  if (len > G_MAXINT32)
+    {
+      g_autofree char *size = g_format_size (len);
+      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_PROTOBUF, "%s: %s, over the 2 GiB that protobuf reads "
+                   "as one message; keep the weights in external data", display_name, size);
+      return NULL;
+    }
+  if (!unpack_failure (display_name, src->data, len, src->max_nodes, error))
+    return NULL;
+  if (src->keep_weights)
+    return g_byte_array_append (g_byte_array_sized_new ((guint) len), src->data, (guint) len);
+  stripped = pv_proto_strip (&onnx__model_proto__descriptor, src->data, len, MAX_MESSAGE_DEPTH,
+                             &onnx__tensor_proto__descriptor, PV_TENSOR_KEEP_DATA_BYTES, keep_tensor_payload, NULL);
+  if (stripped == NULL)
+    g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_IO, "%s: the file changed while planviz read it (is another "
+                 "program writing it?); open it again once it is written", display_name);
+  return stripped;
+}
+
+/* scan_and_strip() over a mapping, which another program may cut meanwhile:
+ * then an error that says so, whatever the zeros read made of it. */
+static GByteArray *
+scan_and_strip_mapped (const ModelSource *src, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  PvFileCutGuard guard;
+  GByteArray *stripped;
+
+  pv_file_cut_guard_begin (&guard, src->data, src->len);
+  stripped = scan_and_strip (src, &local_error);
+  if (pv_file_cut_guard_end (&guard))
+    {
+      g_clear_pointer (&stripped, g_byte_array_unref);
+      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_IO, "%s: the file was cut short while planviz read it "
+                   "(is another program writing it?); open it again once it is written", src->display_name);
+      return NULL;
+    }
+  if (stripped == NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return stripped;
+}
+
+/* The message tree of @bytes in @arena; NULL and @error when protobuf-c
+ * refuses it or the load is cancelled. */
 static Onnx__ModelProto *
-unpack_model (const guint8 *data, gsize len, const char *display_name, guint64 max_nodes, PvBumpAlloc *arena,
-              GCancellable *cancellable, GError **error)
+unpack_model (const GByteArray *bytes, const char *display_name, PvBumpAlloc *arena, GCancellable *cancellable,
+              GError **error)
 {
   UnpackAlloc unpack = { arena, cancellable };
   ProtobufCAllocator allocator;
   Onnx__ModelProto *mp;
 
-  if (!unpack_failure (display_name, data, len, max_nodes, error))
-    return NULL;
   /* The message tree lives in the arena and goes with it; allocations go
    * through the cancellable wrapper. */
   pv_bump_alloc_protobuf_allocator (arena, &allocator);
   allocator.alloc = unpack_alloc;
   allocator.allocator_data = &unpack;
-  mp = onnx__model_proto__unpack (&allocator, len, data);
+  mp = onnx__model_proto__unpack (&allocator, bytes->len, bytes->data);
   if (mp == NULL && unpack.cancelled)
     g_cancellable_set_error_if_cancelled (cancellable, error);
   else if (mp == NULL)
@@ -222,62 +344,43 @@ unpack_model (const guint8 *data, gsize len, const char *display_name, guint64 m
   return mp;
 }
 
-/* unpack_model() over a mapping, which another program may cut meanwhile:
- * then an error that says so, whatever the zeros read made of it. */
-static Onnx__ModelProto *
-unpack_mapped_model (const guint8 *data, gsize len, const char *display_name, guint64 max_nodes,
-                     PvBumpAlloc *arena, GCancellable *cancellable, GError **error)
-{
-  g_autoptr (GError) local_error = NULL;
-  PvFileCutGuard guard;
-  Onnx__ModelProto *mp;
-
-  pv_file_cut_guard_begin (&guard, data, len);
-  mp = unpack_model (data, len, display_name, max_nodes, arena, cancellable, &local_error);
-  if (pv_file_cut_guard_end (&guard))
-    {
-      g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_IO, "%s: the file was cut short while planviz read it "
-                   "(is another program writing it?); open it again once it is written", display_name);
-      return NULL;
-    }
-  if (mp == NULL)
-    g_propagate_error (error, g_steal_pointer (&local_error));
-  return mp;
-}
-
-/* Loads the model in @data, which @release (if not NULL) frees once
- * unpacked; @mapped: @data is a file's mapping, which may be cut. */
+/* Loads the model in @src, whose bytes are released once unpacked. */
 static PvModel *
-load_model (const guint8 *data, gsize len, gboolean mapped, const char *display_name, const char *folder,
-            guint64 max_nodes, ReleaseBytes release, gpointer release_data, GCancellable *cancellable, GError **error)
+load_model (const ModelSource *src, GCancellable *cancellable, GError **error)
 {
+  const char *display_name = src->display_name;
+  ReleaseBytes release = src->release;
   Loader ld = { display_name, NULL, NULL, cancellable };
   g_autoptr (PvModel) model = NULL;
   g_autoptr (PvBumpAlloc) arena = pv_bump_alloc_new ();
+  g_autoptr (GByteArray) bytes = NULL;
   Onnx__ModelProto *mp;
   PvGraph *graph;
 
-  if (len == 0)
+  if (src->len == 0)
     {
       g_set_error (error, PV_MODEL_ERROR, PV_MODEL_ERROR_NOT_A_MODEL, "%s: the file is empty", display_name);
       goto fail;
     }
-  mp = mapped ? unpack_mapped_model (data, len, display_name, max_nodes, arena, cancellable, error)
-              : unpack_model (data, len, display_name, max_nodes, arena, cancellable, error);
-  if (mp == NULL)
+  bytes = src->mapped ? scan_and_strip_mapped (src, error) : scan_and_strip (src, error);
+  if (bytes == NULL)
     goto fail;
   /* Everything needed is copied now: give back the file's pages early. */
   if (release)
     {
-      release (release_data);
+      release (src->release_data);
       release = NULL;
     }
+  mp = unpack_model (bytes, display_name, arena, cancellable, error);
+  g_clear_pointer (&bytes, g_byte_array_unref);
+  if (mp == NULL)
+    goto fail;
   if (!check_header (display_name, mp, error))
     goto fail;
 
   model = g_new0 (PvModel, 1);
   model->source_name = g_strdup (display_name);
-  model->source_bytes = len;
+  model->source_bytes = src->len;
   ld.strings = g_string_chunk_new (64 * 1024);
   ld.model = model;
   copy_header (&ld, model, mp);
@@ -289,21 +392,32 @@ load_model (const guint8 *data, gsize len, gboolean mapped, const char *display_
       goto fail;
     }
   model->graph = graph;
-  if (!_pv_external_data_check (model, folder, error))
+  if (!_pv_external_data_check (model, src->folder, error))
     return NULL;
   return g_steal_pointer (&model);
 
 fail:
   if (release)
-    release (release_data);
+    release (src->release_data);
   return NULL;
 }
 
 PvModel *
 pv_model_load_from_bytes (const guint8 *data, gsize len, const char *display_name, GError **error)
 {
-  return load_model (data, len, FALSE, display_name ? display_name : "model", NULL, PV_MODEL_DEFAULT_MAX_NODES,
-                     NULL, NULL, NULL, error);
+  ModelSource src = { data, len, .display_name = display_name ? display_name : "model",
+                      .max_nodes = PV_MODEL_DEFAULT_MAX_NODES };
+
+  return load_model (&src, NULL, error);
+}
+
+PvModel *
+_pv_model_load_unstripped (const guint8 *data, gsize len, const char *display_name, GError **error)
+{
+  ModelSource src = { data, len, .keep_weights = TRUE, .display_name = display_name ? display_name : "model",
+                      .max_nodes = PV_MODEL_DEFAULT_MAX_NODES };
+
+  return load_model (&src, NULL, error);
 }
 
 PvModel *
@@ -346,8 +460,10 @@ pv_model_load_from_file_full (const char *path, guint64 max_nodes, GCancellable 
       /* External data is found from the folder the path names, as ORT does. */
       g_autofree char *folder = g_path_get_dirname (path);
 
-      return load_model ((const guint8 *) text, len, FALSE, name, folder, max_nodes, g_free, text, cancellable,
-                         error);
+      ModelSource src = { (const guint8 *) text, len, .display_name = name, .folder = folder,
+                          .max_nodes = max_nodes, .release = g_free, .release_data = text };
+
+      return load_model (&src, cancellable, error);
     }
   return _pv_model_load_mapped (file, path, max_nodes, cancellable, error);
 }
@@ -358,9 +474,11 @@ _pv_model_load_mapped (GMappedFile *file, const char *path, guint64 max_nodes, G
 {
   g_autofree char *name = g_filename_display_name (path);
   g_autofree char *folder = g_path_get_dirname (path);
+  ModelSource src = { (const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file),
+                      .mapped = TRUE, .display_name = name, .folder = folder, .max_nodes = max_nodes,
+                      .release = (ReleaseBytes) g_mapped_file_unref, .release_data = file };
 
-  return load_model ((const guint8 *) g_mapped_file_get_contents (file), g_mapped_file_get_length (file), TRUE, name,
-                     folder, max_nodes, (ReleaseBytes) g_mapped_file_unref, file, cancellable, error);
+  return load_model (&src, cancellable, error);
 }
 
 PvTensor *

@@ -1,17 +1,34 @@
 /* Every model of ONNX's backend test suite (../shared/onnx-tests) loads, or
  * fails with a PV_MODEL_ERROR naming the file; a consistency check on each
- * loaded graph. Skips (77) when the folder is absent. */
+ * loaded graph; and every tensor the loader keeps is the same whether the
+ * weights were stripped before unpacking or not. Skips when the folder is
+ * absent. */
 #include <glib/gstdio.h>
 #include <stdio.h>
 
 #include "pv-error.h"
-#include "pv-model-loader.h"
+#include "pv-model-loader-private.h"
+#include "pv-same-tensors.h"
 
 typedef struct {
   int loaded;
   int failed;
   int nodes;
+  PvSameTensorsCount compared;  /* with the model unpacked whole */
 } Stats;
+
+static void
+check_same_as_unstripped (Stats *stats, const char *path, const PvModel *model)
+{
+  g_autoptr (GMappedFile) file = g_mapped_file_new (path, FALSE, NULL);
+  g_autoptr (PvModel) whole = NULL;
+
+  g_assert_nonnull (file);
+  whole = _pv_model_load_unstripped ((const guint8 *) g_mapped_file_get_contents (file),
+                                     g_mapped_file_get_length (file), path, NULL);
+  g_assert_nonnull (whole);
+  pv_assert_same_tensors (model, whole, &stats->compared);
+}
 
 static void
 check_graph (const PvGraph *g)
@@ -60,6 +77,7 @@ walk (const char *dir, Stats *stats)
               stats->loaded++;
               stats->nodes += model->graph->n_nodes;
               check_graph (model->graph);
+              check_same_as_unstripped (stats, path, model);
             }
           else
             {
@@ -85,6 +103,8 @@ main (int argc, char **argv)
     }
   walk (root, &stats);
   printf ("# %d models loaded (%d nodes), %d refused with a message\n", stats.loaded, stats.nodes, stats.failed);
+  printf ("# %d tensors the same as unpacked whole, %d of them with data kept\n", stats.compared.tensors,
+          stats.compared.with_data);
   /* The suite is valid ONNX: each model must load. */
   printf ("1..1\n%s 1 - every ONNX backend-test model loads\n", stats.failed == 0 && stats.loaded > 0 ? "ok" : "not ok");
   return stats.failed == 0 && stats.loaded > 0 ? 0 : 1;

@@ -105,6 +105,27 @@ sync_folder (const char *dir, int *saved_errno)
   return ok;
 }
 
+/* A pipe or a character device (a terminal, /dev/null; /dev/stdout is a
+ * link to one): there is no file to replace, the bytes go straight in. A
+ * pipe nobody reads is an error at once, not a wait. */
+static gboolean
+write_stream (const char *path, const void *data, gsize len, GError **error)
+{
+  int fd = g_open (path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  int saved_errno = 0;
+  gboolean ok;
+
+  if (fd < 0)
+    return fail (error, path, errno, errno == ENXIO ? "no program reads from this pipe" : "opening it");
+  /* A reader is there: from now on a full pipe waits for it. */
+  if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
+    saved_errno = errno;
+  ok = saved_errno == 0 && write_all (fd, data, len, &saved_errno);
+  if (close (fd) != 0 && ok)
+    saved_errno = errno, ok = FALSE;
+  return ok || fail (error, path, saved_errno, "writing");
+}
+
 gboolean
 pv_save_file (const char *path, const void *data, gsize len, GError **error)
 {
@@ -117,6 +138,9 @@ pv_save_file (const char *path, const void *data, gsize len, GError **error)
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
 
+  /* The kernel follows /proc's links, which resolve_links() cannot. */
+  if (g_stat (path, &st) == 0 && (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode)))
+    return write_stream (path, data, len, error);
   target = resolve_links (path, error);
   if (target == NULL)
     return FALSE;

@@ -14,7 +14,10 @@ G_BEGIN_DECLS
  * G_FILE_ERROR) names @path, never the temporary file. A symlink at @path is
  * followed: its target is replaced and the link kept. An existing file keeps
  * its permission bits (a 0600 file stays 0600); a new file gets
- * 0666 & ~umask. Anything but a regular file at the target is refused. */
+ * 0666 & ~umask. A pipe or a character device (a terminal, /dev/null,
+ * /dev/stdout) is written straight, as there is no file to replace; a pipe
+ * that no program reads is an error at once. Anything else but a regular
+ * file at the target is refused. */
 gboolean pv_save_file (const char *path, const void *data, gsize len, GError **error);
 
 /* pv_save_file() for a local @file; a non-local one (no path) goes through

@@ -4,6 +4,7 @@
 #include "pv-save-file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -273,6 +274,75 @@ test_directory_refused (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (f->path, G_FILE_TEST_IS_DIR));
 }
 
+/* Pipes and character devices are written straight: nothing to replace. */
+static void
+test_dev_null (void)
+{
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+
+  g_assert_true (pv_save_file ("/dev/null", "x", 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat ("/dev/null", &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+}
+
+static void
+test_dev_full (void)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/full");
+      return;
+    }
+  g_assert_false (pv_save_file ("/dev/full", "x", 1, &error));
+  assert_names_file (error, "/dev/full");
+  g_assert_nonnull (strstr (error->message, "No space left on device"));
+}
+
+/* What `planviz-cli partition -o /dev/stdout` does: a link through /proc
+ * to the pipe the parent reads. */
+static void
+test_dev_stdout (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_true (pv_save_file ("/dev/stdout", "to standard output\n", 19, &error));
+      g_assert_no_error (error);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("to standard output\n");
+}
+
+static void
+test_pipe (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  char got[32] = { 0 };
+  int reader;
+
+  g_assert_cmpint (mkfifo (f->path, 0600), ==, 0);
+  /* Nobody reads: refused at once, not a wait. */
+  g_assert_false (pv_save_file (f->path, "nobody", 6, &error));
+  assert_names_file (error, f->path);
+  g_assert_nonnull (strstr (error->message, "no program reads from this pipe"));
+  g_clear_error (&error);
+
+  reader = g_open (f->path, O_RDONLY | O_NONBLOCK, 0);
+  g_assert_cmpint (reader, >=, 0);
+  g_assert_true (pv_save_file (f->path, "through the pipe", 16, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read (reader, got, sizeof got - 1), ==, 16);
+  g_assert_cmpstr (got, ==, "through the pipe");
+  close (reader);
+  assert_only (f->dir, "config.json");
+}
+
 /* planviz-cli partition -o on a full disk: exit 1, the message names the
  * file, the old config is kept byte for byte (it used g_file_set_contents,
  * whose messages named the hidden temporary file). */
@@ -326,6 +396,10 @@ main (int argc, char **argv)
   ADD ("fsync-fails", test_fsync_fails);
   g_test_add_func ("/save-file/read-only-folder", test_read_only_folder);
   ADD ("directory-refused", test_directory_refused);
+  g_test_add_func ("/save-file/dev-null", test_dev_null);
+  g_test_add_func ("/save-file/dev-full", test_dev_full);
+  g_test_add_func ("/save-file/dev-stdout", test_dev_stdout);
+  ADD ("pipe", test_pipe);
   ADD ("cli-full-disk", test_cli_full_disk);
   return g_test_run ();
 }

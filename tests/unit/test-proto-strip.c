@@ -254,15 +254,15 @@ built_model (void)
   PvOnnxGraph *branches[2];
   const gint64 w_dims[] = { 256, 256 }, shape_dims[] = { 2 }, shape[] = { 4, 256 }, c_dims[] = { 300 };
   g_autofree float *c_values = g_new0 (float, 300);
-  float *w;
+  g_autofree float *w = g_new (float, 256 * 256);
   PvOnnxNode *node;
 
   pv_onnx_graph_add_input (g, "x", 1, "4,256");
   pv_onnx_graph_add_input (g, "cond", 9, "");
   pv_onnx_graph_add_output (g, "y", 1, NULL);
-  w = pv_onnx_graph_add_initializer_alloc (g, "W", 1, w_dims, 2, sizeof (float) * 256 * 256);
   for (int i = 0; i < 256 * 256; i++)
     w[i] = (float) i;
+  pv_onnx_graph_add_initializer_floats (g, "W", w_dims, 2, w);
   pv_onnx_graph_add_initializer_int64s (g, "shape", shape_dims, 1, shape);
   pv_onnx_graph_add_external_initializer (g, "E", 1, w_dims, 2, "weights.bin", 0, -1);
   node = pv_onnx_graph_add_node (g, "Constant", "big_constant", NULL, (const char *[]) { "c", NULL });

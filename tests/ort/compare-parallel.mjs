@@ -17,9 +17,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { profile, defaultArgs } from './ort-profile.mjs';
 import { lastJson, ortReuseLines } from './json-out.mjs';
 import { readGraph } from './onnx-wire.mjs';
+import { ortOrSkip } from './ort-or-skip.mjs';
+
+// ort-profile.mjs imports onnxruntime-node: only once it is known to be there.
+await ortOrSkip();
+const { profile, defaultArgs } = await import('./ort-profile.mjs');
 
 const here = fileURLToPath(import.meta.url);
 // Input seeds; PV_TEST_SEED moves them (default 1, printed).

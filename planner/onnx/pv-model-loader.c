@@ -210,61 +210,23 @@ unpack_alloc (void *data, size_t size)
   return u->cancelled ? NULL : pv_bump_alloc (u->arena, size);
 }
 
-/* protobuf-c's allocator over a buffer on the stack, for one small message
- * unpacked and dropped at once; anything bigger goes to the heap. */
-typedef struct {
-  guint64 buffer[256];  /* 8-byte aligned, as malloc's */
-  gsize used;           /* bytes */
-  guint n_heap;
-} ScratchAlloc;
-
-static void *
-scratch_alloc (void *data, size_t size)
-{
-  ScratchAlloc *s = data;
-  gsize aligned = (size + 7) & ~(gsize) 7;
-
-  if (aligned <= sizeof s->buffer - s->used)
-    {
-      void *p = (guint8 *) s->buffer + s->used;
-      s->used += aligned;
-      return p;
-    }
-  s->n_heap++;
-  return g_malloc (size);
-}
-
-static void
-scratch_free (void *data, void *p)
-{
-  ScratchAlloc *s = data;
-
-  if ((guint8 *) p < (guint8 *) s->buffer || (guint8 *) p >= (guint8 *) s->buffer + sizeof s->buffer)
-    g_free (p);
-}
-
 /* Whether the loader keeps the payload of a TensorProto whose known fields
  * are @known: only when pv_tensor_decode_payload() would decode it. */
 static gboolean
 keep_tensor_payload (const guint8 *known, gsize len, gpointer user_data)
 {
-  ScratchAlloc scratch;
-  ProtobufCAllocator allocator = { scratch_alloc, scratch_free, &scratch };
-  Onnx__TensorProto *tp;
+  /* Asked only for payloads over PV_TENSOR_KEEP_DATA_BYTES: few calls. */
+  Onnx__TensorProto *tp = onnx__tensor_proto__unpack (NULL, len, known);
   PvTensor shape = { 0 };
   gboolean keep;
 
-  scratch.used = 0;
-  scratch.n_heap = 0;
-  tp = onnx__tensor_proto__unpack (&allocator, len, known);
   if (tp == NULL)
     return TRUE;  /* the unpack of the whole model meets the same bytes */
   shape.elem_type = tp->data_type;
   shape.n_dims = (int) tp->n_dims;
   shape.dims = tp->dims;
   keep = pv_tensor_payload_is_kept (&shape);
-  if (scratch.n_heap > 0)
-    onnx__tensor_proto__free_unpacked (tp, &allocator);
+  onnx__tensor_proto__free_unpacked (tp, NULL);
   return keep;
 }
 
